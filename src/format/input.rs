@@ -1,0 +1,277 @@
+//! Parsers for the three grid files of the general commands (see the command-line contract):
+//! weight grids, queen positions and mark grids. Blank lines are ignored everywhere; a line's
+//! trailing `\r` and surrounding blanks are ignored too.
+
+use super::{ParseError, Tokens};
+use crate::board::Square;
+use crate::guard::MarkGrid;
+use crate::repair::Position;
+use crate::weight::WeightGrid;
+
+/// The non-blank lines of `text`: 1-based line number, 1-based column of the first non-blank
+/// character, and the trimmed content.
+fn content_lines(text: &str) -> impl Iterator<Item = (usize, usize, &str)> {
+    text.split('\n').enumerate().filter_map(|(i, raw)| {
+        let raw = raw.strip_suffix('\r').unwrap_or(raw);
+        let trimmed = raw.trim_start();
+        let lead = raw.chars().count() - trimmed.chars().count();
+        let trimmed = trimmed.trim_end();
+        (!trimmed.is_empty()).then_some((i + 1, lead + 1, trimmed))
+    })
+}
+
+fn end_of_input(text: &str) -> (usize, usize) {
+    let line = text.matches('\n').count() + 1;
+    let col = text.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
+/// Parses N lines of N integers (any sign, 64-bit, separated by blanks) into a square grid.
+pub fn parse_weight_grid(text: &str) -> Result<WeightGrid, ParseError> {
+    let mut n = 0;
+    let mut rows = 0;
+    let mut cells = Vec::new();
+    let mut last_line = 0;
+    for (line, _, content) in content_lines(text) {
+        let mut count = 0;
+        for token in Tokens::new(content) {
+            let located = super::Token {
+                line,
+                col: token.col + text_offset(text, line, content),
+                ..token
+            };
+            if rows > 0 && count == n {
+                return Err(located.error(format!("row {} has more than {n} numbers", rows + 1)));
+            }
+            cells.push(located.parse_i64()?);
+            count += 1;
+        }
+        if rows == 0 {
+            n = count;
+        } else if count != n {
+            let col = text_offset(text, line, content) + content.chars().count();
+            return Err(ParseError::at(
+                line,
+                col,
+                format!(
+                    "row {} has {count} numbers, the first row has {n}",
+                    rows + 1
+                ),
+            ));
+        }
+        rows += 1;
+        last_line = line;
+        if rows > n {
+            return Err(ParseError::at(
+                line,
+                1,
+                format!("more rows than the {n} numbers of a row: the grid must be square"),
+            ));
+        }
+    }
+    if rows == 0 {
+        let (line, col) = end_of_input(text);
+        return Err(ParseError::at(
+            line,
+            col,
+            "empty input: expected a grid of numbers",
+        ));
+    }
+    if rows < n {
+        return Err(ParseError::at(
+            last_line + 1,
+            1,
+            format!("{rows} rows of {n} numbers: the grid must be square ({n} rows)"),
+        ));
+    }
+    Ok(WeightGrid { n, cells })
+}
+
+/// Column (1-based) at which `content` starts on line `line` of `text`.
+fn text_offset(text: &str, line: usize, content: &str) -> usize {
+    let raw = text.split('\n').nth(line - 1).unwrap_or("");
+    let lead = raw.chars().count() - raw.trim_start().chars().count();
+    debug_assert!(raw.trim_start().starts_with(content));
+    lead
+}
+
+fn parse_char_grid(
+    text: &str,
+    what: &str,
+    accept: impl Fn(char) -> Option<bool>,
+    allowed: &str,
+) -> Result<(usize, usize, Vec<bool>, Vec<(usize, usize)>), ParseError> {
+    let mut cols = 0;
+    let mut rows = 0;
+    let mut cells = Vec::new();
+    let mut places = Vec::new();
+    for (line, col0, content) in content_lines(text) {
+        let mut width = 0;
+        for (k, ch) in content.chars().enumerate() {
+            match accept(ch) {
+                Some(flag) => cells.push(flag),
+                None => {
+                    let shown = if ch.is_control() || ch.is_whitespace() {
+                        format!("{:?}", ch)
+                    } else {
+                        format!("'{}'", ch)
+                    };
+                    return Err(ParseError::at(
+                        line,
+                        col0 + k,
+                        format!("unexpected character {shown} in a {what} (allowed: {allowed})"),
+                    ));
+                }
+            }
+            width += 1;
+        }
+        if rows == 0 {
+            cols = width;
+        } else if width != cols {
+            return Err(ParseError::at(
+                line,
+                col0 + width.min(cols),
+                format!(
+                    "row {} has {width} squares, the first row has {cols}",
+                    rows + 1
+                ),
+            ));
+        }
+        places.push((line, col0));
+        rows += 1;
+    }
+    if rows == 0 {
+        let (line, col) = end_of_input(text);
+        return Err(ParseError::at(
+            line,
+            col,
+            format!("empty input: expected a {what}"),
+        ));
+    }
+    Ok((rows, cols, cells, places))
+}
+
+/// Parses N lines of N characters, `.` empty and `q` or `Q` a queen, with exactly N queens.
+pub fn parse_position(text: &str) -> Result<Position, ParseError> {
+    let (rows, cols, cells, places) = parse_char_grid(
+        text,
+        "board",
+        |ch| match ch {
+            '.' => Some(false),
+            'q' | 'Q' => Some(true),
+            _ => None,
+        },
+        "'.', 'q', 'Q'",
+    )?;
+    if rows != cols {
+        let (line, _) = places[rows.min(cols) - 1];
+        return Err(ParseError::at(
+            line,
+            1,
+            format!("the board is {rows} rows by {cols} columns; it must be square"),
+        ));
+    }
+    let n = rows;
+    let queens: Vec<Square> = (0..n * n)
+        .filter(|&i| cells[i])
+        .map(|i| Square::new(i / n, i % n))
+        .collect();
+    if queens.len() != n {
+        let (line, col) = match queens.get(n) {
+            Some(extra) => (places[extra.row].0, places[extra.row].1 + extra.col),
+            None => (places[n - 1].0, 1),
+        };
+        return Err(ParseError::at(
+            line,
+            col,
+            format!(
+                "{} queens on a {n}x{n} board: exactly {n} are required",
+                queens.len()
+            ),
+        ));
+    }
+    Ok(Position { n, queens })
+}
+
+/// Parses n lines of m characters, `X` marked and `.` not (all lines the same length).
+pub fn parse_mark_grid(text: &str) -> Result<MarkGrid, ParseError> {
+    let (rows, cols, marked, _) = parse_char_grid(
+        text,
+        "mark grid",
+        |ch| match ch {
+            '.' => Some(false),
+            'X' => Some(true),
+            _ => None,
+        },
+        "'X', '.'",
+    )?;
+    Ok(MarkGrid { rows, cols, marked })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn where_(e: ParseError) -> (usize, usize) {
+        (e.line, e.col)
+    }
+
+    #[test]
+    fn weight_grids() {
+        let g = parse_weight_grid("1 2\n\n -3  4\n").unwrap();
+        assert_eq!(g.n, 2);
+        assert_eq!(g.cells, vec![1, 2, -3, 4]);
+        assert_eq!(where_(parse_weight_grid("1 2\n3 x\n").unwrap_err()), (2, 3));
+        assert_eq!(where_(parse_weight_grid("1 2\n3\n").unwrap_err()), (2, 1));
+        assert_eq!(
+            where_(parse_weight_grid("1 2\n3 4 5\n").unwrap_err()),
+            (2, 5)
+        );
+        assert_eq!(
+            where_(parse_weight_grid("1 2\n3 4\n5 6\n").unwrap_err()),
+            (3, 1)
+        );
+        assert_eq!(where_(parse_weight_grid("1 2\n").unwrap_err()), (2, 1));
+        assert!(parse_weight_grid("  \n\n").is_err());
+        assert!(parse_weight_grid("").unwrap_err().message.contains("empty"));
+        let huge = parse_weight_grid("99999999999999999999").unwrap_err();
+        assert!(huge.message.contains("64 bits"));
+        assert_eq!(
+            parse_weight_grid("-9223372036854775808").unwrap().cells[0],
+            i64::MIN
+        );
+    }
+
+    #[test]
+    fn positions() {
+        let p = parse_position(".q\n..\n").unwrap_err();
+        assert!(p.message.starts_with("1 queens on a 2x2 board"));
+        let p = parse_position("q...\n...q\n.Q..\n..q.\r\n").unwrap();
+        assert_eq!(p.n, 4);
+        assert_eq!(p.queens[2], Square::new(2, 1));
+        assert_eq!(
+            where_(parse_position("q..\n.x.\n..q\n").unwrap_err()),
+            (2, 2)
+        );
+        assert_eq!(
+            where_(parse_position("q..\n.q\n..q\n").unwrap_err()),
+            (2, 3)
+        );
+        assert_eq!(
+            where_(parse_position("qqq\n...\n..q\n").unwrap_err()),
+            (3, 3)
+        );
+        assert!(parse_position("q..\n.q.\n").is_err());
+        assert!(parse_position("\n\n").is_err());
+    }
+
+    #[test]
+    fn mark_grids() {
+        let m = parse_mark_grid("X..\n.X.\n").unwrap();
+        assert_eq!((m.rows, m.cols), (2, 3));
+        assert!(m.is_marked(1, 1) && !m.is_marked(0, 1));
+        assert_eq!(where_(parse_mark_grid("X..\n.X\n").unwrap_err()), (2, 3));
+        assert_eq!(where_(parse_mark_grid("X..\n.Y.\n").unwrap_err()), (2, 2));
+        assert!(parse_mark_grid("").is_err());
+    }
+}

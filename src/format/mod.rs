@@ -1,0 +1,178 @@
+//! Reading and writing the project's text formats. Parse errors are values that carry the line
+//! and column (1-based) where the input went wrong; nothing here panics on any input.
+
+mod input;
+
+pub use input::{parse_mark_grid, parse_position, parse_weight_grid};
+
+use thiserror::Error;
+
+/// Input that could not be read, with the 1-based line and column of the first problem.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("line {line}, column {col}: {message}")]
+pub struct ParseError {
+    /// 1-based line number.
+    pub line: usize,
+    /// 1-based column (in characters).
+    pub col: usize,
+    /// What is wrong there.
+    pub message: String,
+}
+
+impl ParseError {
+    /// An error at `line`, `col` (1-based).
+    pub fn at(line: usize, col: usize, message: impl Into<String>) -> Self {
+        ParseError {
+            line,
+            col,
+            message: message.into(),
+        }
+    }
+}
+
+/// Decodes `bytes` as UTF-8, or says where the first invalid byte is.
+pub fn decode_utf8(bytes: &[u8]) -> Result<&str, ParseError> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let valid = &bytes[..e.valid_up_to()];
+        let text = std::str::from_utf8(valid).unwrap_or_default();
+        let line = text.matches('\n').count() + 1;
+        let col = text.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        ParseError::at(line, col, "the input is not valid UTF-8 text")
+    })
+}
+
+/// A whitespace-separated token and where it starts (1-based line and column).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Token<'a> {
+    /// The token's text (no whitespace inside).
+    pub text: &'a str,
+    /// 1-based line of its first character.
+    pub line: usize,
+    /// 1-based column of its first character.
+    pub col: usize,
+}
+
+impl Token<'_> {
+    /// An error located at this token.
+    pub fn error(&self, message: impl Into<String>) -> ParseError {
+        ParseError::at(self.line, self.col, message)
+    }
+
+    /// The token as a signed 64-bit integer, or an error naming it.
+    pub fn parse_i64(&self) -> Result<i64, ParseError> {
+        parse_integer(self.text).map_err(|why| self.error(why))
+    }
+}
+
+fn parse_integer(text: &str) -> Result<i64, String> {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("'{}' is not an integer", shorten(text)));
+    }
+    text.parse::<i64>()
+        .map_err(|_| format!("{} does not fit in 64 bits", shorten(text)))
+}
+
+/// At most 20 characters of `text`, for error messages about arbitrary input.
+pub fn shorten(text: &str) -> String {
+    if text.chars().count() <= 20 {
+        text.to_string()
+    } else {
+        format!("{}...", text.chars().take(20).collect::<String>())
+    }
+}
+
+/// Splits text into whitespace-separated tokens with their positions.
+#[derive(Debug, Clone)]
+pub struct Tokens<'a> {
+    rest: &'a str,
+    line: usize,
+    col: usize,
+}
+
+impl<'a> Tokens<'a> {
+    /// Tokens of `text`, starting at line 1, column 1.
+    pub fn new(text: &'a str) -> Self {
+        Tokens {
+            rest: text,
+            line: 1,
+            col: 1,
+        }
+    }
+
+    /// Where the reader stands now (after the last token taken): for "unexpected end" errors.
+    pub fn position(&self) -> (usize, usize) {
+        (self.line, self.col)
+    }
+
+    /// An error at the current position, e.g. for input that ends too early.
+    pub fn error_here(&self, message: impl Into<String>) -> ParseError {
+        ParseError::at(self.line, self.col, message)
+    }
+
+    /// The next token, or an error saying that `what` was expected when the input ends.
+    pub fn expect(&mut self, what: &str) -> Result<Token<'a>, ParseError> {
+        self.next()
+            .ok_or_else(|| self.error_here(format!("the input ends where {what} was expected")))
+    }
+}
+
+impl<'a> Iterator for Tokens<'a> {
+    type Item = Token<'a>;
+
+    fn next(&mut self) -> Option<Token<'a>> {
+        let mut chars = self.rest.char_indices();
+        let start = loop {
+            let (i, ch) = chars.next()?;
+            if !ch.is_whitespace() {
+                break i;
+            }
+            if ch == '\n' {
+                self.line += 1;
+                self.col = 1;
+            } else {
+                self.col += 1;
+            }
+        };
+        let end = self.rest[start..]
+            .find(char::is_whitespace)
+            .map_or(self.rest.len(), |k| start + k);
+        let token = Token {
+            text: &self.rest[start..end],
+            line: self.line,
+            col: self.col,
+        };
+        self.col += token.text.chars().count();
+        self.rest = &self.rest[end..];
+        Some(token)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_know_where_they_are() {
+        let toks: Vec<_> = Tokens::new(" 12 x\n\n  -3\t4").collect();
+        let got: Vec<_> = toks.iter().map(|t| (t.text, t.line, t.col)).collect();
+        assert_eq!(
+            got,
+            vec![("12", 1, 2), ("x", 1, 5), ("-3", 3, 3), ("4", 3, 6)]
+        );
+        assert!(toks[1].parse_i64().is_err());
+        assert_eq!(toks[2].parse_i64().unwrap(), -3);
+        let big = Token {
+            text: "99999999999999999999",
+            line: 1,
+            col: 1,
+        };
+        assert!(big.parse_i64().unwrap_err().message.contains("64 bits"));
+    }
+
+    #[test]
+    fn utf8_errors_are_located() {
+        let err = decode_utf8(b"ab\ncd\xffe").unwrap_err();
+        assert_eq!((err.line, err.col), (2, 3));
+    }
+}

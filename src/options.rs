@@ -1,0 +1,105 @@
+//! What every solver takes besides its problem: threads, a time limit, a cancel flag and a
+//! progress callback. Solvers read the clock and the outside world only through these.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Called with `(done, total)` work units as a long computation advances. Must be cheap.
+pub type ProgressFn = Arc<dyn Fn(u64, u64) + Send + Sync>;
+
+/// Limits and hooks for one solver call. `Options::default()` means: all cores, no time limit,
+/// no cancel flag, no progress reports.
+#[derive(Clone, Default)]
+pub struct Options {
+    /// Worker threads; 0 means one per available core. Results never depend on this.
+    pub threads: usize,
+    /// Stop searching after this long and return the best answer found with its proven bound.
+    pub time_limit: Option<Duration>,
+    /// Set from outside (e.g. on Ctrl-C) to stop the search as if the time limit had passed.
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// Progress reports, for long runs.
+    pub progress: Option<ProgressFn>,
+}
+
+impl std::fmt::Debug for Options {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Options")
+            .field("threads", &self.threads)
+            .field("time_limit", &self.time_limit)
+            .field("cancel", &self.cancel.is_some())
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
+}
+
+impl Options {
+    /// Options with the given thread count and nothing else set.
+    pub fn with_threads(threads: usize) -> Self {
+        Options {
+            threads,
+            ..Options::default()
+        }
+    }
+
+    /// A stop condition that starts counting now.
+    pub fn deadline(&self) -> Deadline {
+        Deadline {
+            end: self.time_limit.map(|d| Instant::now() + d),
+            cancel: self.cancel.clone(),
+        }
+    }
+
+    /// Runs `work` on a rayon pool with `threads` workers (the global pool when 0).
+    pub fn run_in_pool<R: Send>(&self, work: impl FnOnce() -> R + Send) -> R {
+        if self.threads == 0 {
+            return work();
+        }
+        match rayon::ThreadPoolBuilder::new()
+            .num_threads(self.threads)
+            .build()
+        {
+            Ok(pool) => pool.install(work),
+            Err(_) => work(),
+        }
+    }
+
+    /// Reports progress if a callback is set.
+    pub fn report(&self, done: u64, total: u64) {
+        if let Some(p) = &self.progress {
+            p(done, total);
+        }
+    }
+}
+
+/// When a search must stop: a point in time, a cancel flag, both or neither. Cheap to clone and
+/// to poll (poll it every few thousand nodes, not at every node).
+#[derive(Clone, Debug, Default)]
+pub struct Deadline {
+    end: Option<Instant>,
+    cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Deadline {
+    /// A deadline that never passes.
+    pub fn never() -> Self {
+        Deadline::default()
+    }
+
+    /// Whether the time is up or the run was cancelled.
+    pub fn reached(&self) -> bool {
+        if let Some(flag) = &self.cancel {
+            if flag.load(Ordering::Relaxed) {
+                return true;
+            }
+        }
+        matches!(self.end, Some(end) if Instant::now() >= end)
+    }
+
+    /// Whether the cancel flag (not the clock) stopped the run.
+    pub fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+    }
+}
