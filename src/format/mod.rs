@@ -2,6 +2,10 @@
 //! and column (1-based) where the input went wrong; nothing here panics on any input.
 
 mod input;
+pub mod guard;
+pub mod repair;
+pub mod solutions;
+pub mod weight;
 
 pub use input::{parse_mark_grid, parse_position, parse_weight_grid};
 

@@ -1,0 +1,1 @@
+//! N-queens solutions drawn as text boards, JSON lines and SVG.
