@@ -1,0 +1,136 @@
+//! `queens verify` on hand-written answers: valid certificates pass (exit 0), each kind of
+//! violation is reported with the offending move or square (exit 1), unreadable files exit 2.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+fn temp_file(contents: &str) -> PathBuf {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let path = std::env::temp_dir().join(format!(
+        "queens-verify-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+fn verify(kind: &str, input: &str, answer: &str) -> Output {
+    let answer = temp_file(answer);
+    Command::new(env!("CARGO_BIN_EXE_queens"))
+        .args(["verify", kind, input])
+        .arg(&answer)
+        .output()
+        .unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+const GRID4: &str = "1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 15 16\n";
+
+#[test]
+fn weight_answers() {
+    let grid = temp_file(GRID4);
+    let grid = grid.to_str().unwrap();
+    // (0,1)=2 (1,3)=8 (2,0)=9 (3,2)=15 -> 34
+    let ok = verify(
+        "weight",
+        grid,
+        r#"{"n":4,"best":34,"queens":[[0,1],[1,3],[2,0],[3,2]],"optimal":true,"bound":34}"#,
+    );
+    assert_eq!(ok.status.code(), Some(0), "{}", stdout(&ok));
+    assert!(stdout(&ok).starts_with("valid:"));
+    let wrong_sum = verify(
+        "weight",
+        grid,
+        r#"{"best":35,"queens":[[0,1],[1,3],[2,0],[3,2]]}"#,
+    );
+    assert_eq!(wrong_sum.status.code(), Some(1));
+    assert!(stdout(&wrong_sum).contains("claimed 35"));
+    let attack = verify(
+        "weight",
+        grid,
+        r#"{"best":34,"queens":[[0,0],[1,3],[2,1],[3,2]]}"#,
+    );
+    assert_eq!(attack.status.code(), Some(1));
+    assert!(stdout(&attack).contains("attack"));
+    let garbage = verify("weight", grid, "{\"best\": 34,\n \"queens\": [[0,1],");
+    assert_eq!(garbage.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&garbage.stderr).starts_with("error:"));
+}
+
+#[test]
+fn repair_answers() {
+    let start = temp_file("qq..\n....\nq...\n..q.\n");
+    let start = start.to_str().unwrap();
+    let legal = r#"{"n":4,"moves":3,"relaxed":3,"optimal":true,
+        "plan":[{"from":[0,1],"to":[1,1]},{"from":[1,1],"to":[1,3]},{"from":[0,0],"to":[0,1]}],
+        "final":[[0,1],[1,3],[2,0],[3,2]]}"#;
+    let ok = verify("repair", start, legal);
+    assert_eq!(ok.status.code(), Some(0), "{}", stdout(&ok));
+    let jump =
+        r#"{"moves":1,"plan":[{"from":[0,0],"to":[0,3]}],"final":[[0,3],[0,1],[2,0],[3,2]]}"#;
+    let blocked = verify("repair", start, jump);
+    assert_eq!(blocked.status.code(), Some(1));
+    assert!(stdout(&blocked).contains("move 1: blocked by the queen on [0, 1]"));
+    let miscounted = legal.replace("\"moves\":3", "\"moves\":2");
+    assert_eq!(verify("repair", start, &miscounted).status.code(), Some(1));
+}
+
+#[test]
+fn guard_answers() {
+    let marks = temp_file("XXXX\nXXXX\nXXXX\nXXXX\n");
+    let marks = marks.to_str().unwrap();
+    let missed = verify(
+        "guard",
+        marks,
+        r#"{"rows":4,"cols":4,"queens":2,"placement":[[1,1],[2,2]]}"#,
+    );
+    assert_eq!(missed.status.code(), Some(1));
+    assert!(stdout(&missed).contains("marked square [0, 3] is not guarded"));
+    let two = verify(
+        "guard",
+        marks,
+        r#"{"queens":2,"placement":[[0,0],[2,2]],"optimal":true}"#,
+    );
+    assert_eq!(two.status.code(), Some(0), "{}", stdout(&two));
+    let miscounted = verify("guard", marks, r#"{"queens":1,"placement":[[0,0],[2,2]]}"#);
+    assert_eq!(miscounted.status.code(), Some(1));
+    let rows = verify(
+        "guard",
+        marks,
+        r#"{"queens":4,"placement":[[0,0],[1,0],[2,0],[3,0]]}"#,
+    );
+    assert_eq!(rows.status.code(), Some(0));
+    let independent = verify(
+        "guard",
+        marks,
+        r#"{"queens":4,"placement":[[0,0],[1,0],[2,0],[3,0]],"independent":true}"#,
+    );
+    assert_eq!(independent.status.code(), Some(1));
+}
+
+#[test]
+fn count_solution_lines() {
+    let lines = "{\"n\":4,\"queens\":[[0,1],[1,3],[2,0],[3,2]]}\n{\"n\":4,\"queens\":[[0,2],[1,0],[2,3],[3,1]]}\n";
+    let ok = verify("count-solution", "4", lines);
+    assert_eq!(ok.status.code(), Some(0));
+    assert!(stdout(&ok).contains("2 distinct 4-queens solutions"));
+    let repeated = format!("{lines}{}", lines.lines().next().unwrap());
+    let dup = verify("count-solution", "4", &repeated);
+    assert_eq!(dup.status.code(), Some(1));
+    assert!(stdout(&dup).contains("line 3"));
+    let bad = verify(
+        "count-solution",
+        "4",
+        "{\"n\":4,\"queens\":[[0,1],[1,2],[2,0],[3,2]]}\n",
+    );
+    assert_eq!(bad.status.code(), Some(1));
+    assert_eq!(
+        verify("count-solution", "four", lines).status.code(),
+        Some(2)
+    );
+}
