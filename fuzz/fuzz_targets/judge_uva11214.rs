@@ -1,0 +1,14 @@
+#![no_main]
+//! Any bytes: the uva11214 reader answers the good cases, then stops with a located error or
+//! finishes; it never panics. Every answer written is one complete line.
+
+use libfuzzer_sys::fuzz_target;
+use queens::format::decode_utf8;
+use queens::judge::{run, Problem};
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = decode_utf8(data) else { return };
+    let mut out = Vec::new();
+    let _ = run(Problem::Uva11214, text, &mut out);
+    assert!(out.is_empty() || out.ends_with(b"\n"));
+});
