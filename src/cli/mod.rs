@@ -103,7 +103,7 @@ pub fn parse_seconds(text: &str) -> Result<Duration, String> {
     let secs: f64 = text
         .parse()
         .map_err(|_| format!("'{text}' is not a number of seconds"))?;
-    if !secs.is_finite() || secs < 0.0 || secs > 1e9 {
+    if !secs.is_finite() || !(0.0..=1e9).contains(&secs) {
         return Err(format!("'{text}' is not a number of seconds from 0 to 1e9"));
     }
     Ok(Duration::from_secs_f64(secs))

@@ -95,12 +95,21 @@ fn text_offset(text: &str, line: usize, content: &str) -> usize {
     lead
 }
 
+/// A rectangular grid of flags read from characters, with where each row stood in the text.
+struct CharGrid {
+    rows: usize,
+    cols: usize,
+    cells: Vec<bool>,
+    /// For each row, its 1-based line and the column of its first character.
+    places: Vec<(usize, usize)>,
+}
+
 fn parse_char_grid(
     text: &str,
     what: &str,
     accept: impl Fn(char) -> Option<bool>,
     allowed: &str,
-) -> Result<(usize, usize, Vec<bool>, Vec<(usize, usize)>), ParseError> {
+) -> Result<CharGrid, ParseError> {
     let mut cols = 0;
     let mut rows = 0;
     let mut cells = Vec::new();
@@ -148,12 +157,22 @@ fn parse_char_grid(
             format!("empty input: expected a {what}"),
         ));
     }
-    Ok((rows, cols, cells, places))
+    Ok(CharGrid {
+        rows,
+        cols,
+        cells,
+        places,
+    })
 }
 
 /// Parses N lines of N characters, `.` empty and `q` or `Q` a queen, with exactly N queens.
 pub fn parse_position(text: &str) -> Result<Position, ParseError> {
-    let (rows, cols, cells, places) = parse_char_grid(
+    let CharGrid {
+        rows,
+        cols,
+        cells,
+        places,
+    } = parse_char_grid(
         text,
         "board",
         |ch| match ch {
@@ -195,7 +214,12 @@ pub fn parse_position(text: &str) -> Result<Position, ParseError> {
 
 /// Parses n lines of m characters, `X` marked and `.` not (all lines the same length).
 pub fn parse_mark_grid(text: &str) -> Result<MarkGrid, ParseError> {
-    let (rows, cols, marked, _) = parse_char_grid(
+    let CharGrid {
+        rows,
+        cols,
+        cells: marked,
+        ..
+    } = parse_char_grid(
         text,
         "mark grid",
         |ch| match ch {
