@@ -17,9 +17,12 @@ pub mod count;
 pub mod format;
 pub mod guard;
 pub mod judge;
+pub mod ledger;
 pub mod options;
 pub mod repair;
 pub mod verify;
+#[cfg(feature = "mpi")]
+pub mod mpi_run;
 pub mod weight;
 
 pub use options::{Deadline, Options};

@@ -1,0 +1,162 @@
+//! `queens merge LEDGER...`: checks ledgers against the plan and prints the total, or exactly
+//! what is missing or inconsistent (exit 1).
+
+use super::plan::plan_for;
+use super::{Failure, EXIT_NO_ANSWER};
+use clap::Args;
+use queens::ledger::{format_ranges, merge, read_contents, MergeReport};
+use serde::Serialize;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `queens merge`.
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// Ledger files written by `queens count N --ledger FILE` (any number, any shards).
+    #[arg(required = true, value_name = "LEDGER")]
+    pub files: Vec<PathBuf>,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Serialize)]
+struct ProblemJson<'a> {
+    file: &'a str,
+    line: usize,
+    message: &'a str,
+}
+
+#[derive(Serialize)]
+struct TornJson<'a> {
+    file: &'a str,
+    line: usize,
+}
+
+#[derive(Serialize)]
+struct MergeJson<'a> {
+    n: u32,
+    complete: bool,
+    solutions: Option<u128>,
+    unique: Option<u128>,
+    units: u64,
+    present: u64,
+    agreeing_duplicates: u64,
+    ledgers: usize,
+    missing: &'a [(u64, u64)],
+    problems: Vec<ProblemJson<'a>>,
+    torn: Vec<TornJson<'a>>,
+}
+
+/// Checks and totals the ledgers.
+pub fn run(args: &MergeArgs) -> Result<ExitCode, Failure> {
+    let mut files = Vec::new();
+    for path in &args.files {
+        let bytes = std::fs::read(path)
+            .map_err(|e| Failure::bad_input(format!("cannot read {}: {e}", path.display())))?;
+        files.push((path.display().to_string(), read_contents(&bytes)));
+    }
+    let n = files
+        .iter()
+        .find_map(|(_, c)| c.header.map(|(_, h)| h.n))
+        .ok_or_else(|| {
+            let (name, contents) = &files[0];
+            let why = contents
+                .bad_lines
+                .first()
+                .map_or("empty or unfinished header".to_string(), |b| b.reason.clone());
+            Failure::bad_input(format!(
+                "no ledger header in any file ({name}:1: {why})"
+            ))
+        })?;
+    let plan = plan_for(n)?;
+    let report = merge(plan.as_ref(), None, &files);
+    if args.json {
+        print_json(&report, files.len());
+    } else {
+        print_text(&report, files.len());
+    }
+    Ok(if report.is_complete() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_NO_ANSWER)
+    })
+}
+
+fn print_json(report: &MergeReport, ledgers: usize) {
+    let complete = report.is_complete();
+    let out = MergeJson {
+        n: report.n,
+        complete,
+        solutions: complete.then_some(report.total.solutions),
+        unique: complete.then_some(report.total.unique),
+        units: report.plan_units,
+        present: report.units_present,
+        agreeing_duplicates: report.agreeing_duplicates,
+        ledgers,
+        missing: &report.missing,
+        problems: report
+            .problems
+            .iter()
+            .map(|p| ProblemJson {
+                file: &p.file,
+                line: p.line,
+                message: &p.message,
+            })
+            .collect(),
+        torn: report
+            .torn
+            .iter()
+            .map(|(file, line)| TornJson { file, line: *line })
+            .collect(),
+    };
+    println!("{}", serde_json::to_string(&out).expect("merge JSON"));
+}
+
+/// At most this many missing ranges are listed in the text output (JSON lists them all).
+const SHOWN_RANGES: usize = 40;
+
+fn print_text(report: &MergeReport, ledgers: usize) {
+    let plural = if ledgers == 1 { "" } else { "s" };
+    if report.is_complete() {
+        println!(
+            "N = {}: {} solutions, {} unique",
+            report.n, report.total.solutions, report.total.unique
+        );
+        println!(
+            "checked {ledgers} ledger{plural}: all {} units present ({} duplicate records \
+             agree); spec checksums and residues mod 13 and 15 agree",
+            report.plan_units, report.agreeing_duplicates
+        );
+    } else {
+        println!(
+            "N = {}: no total: the ledger{plural} {}",
+            report.n,
+            match (report.missing.is_empty(), report.problems.is_empty()) {
+                (false, false) => "are incomplete and inconsistent",
+                (false, true) => "are incomplete",
+                _ => "are inconsistent",
+            }
+        );
+        if !report.missing.is_empty() {
+            let missing_units: u64 = report.missing.iter().map(|(a, b)| b - a + 1).sum();
+            let shown = &report.missing[..report.missing.len().min(SHOWN_RANGES)];
+            let more = if report.missing.len() > shown.len() {
+                format!(", ... ({} more ranges)", report.missing.len() - shown.len())
+            } else {
+                String::new()
+            };
+            println!(
+                "missing {missing_units} of {} units: {}{more}",
+                report.plan_units,
+                format_ranges(shown)
+            );
+        }
+        for p in &report.problems {
+            println!("{p}");
+        }
+    }
+    for (file, line) in &report.torn {
+        println!("note: {file}:{line}: unfinished last line ignored (a run was cut short)");
+    }
+}
