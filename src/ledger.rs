@@ -426,10 +426,7 @@ pub struct LedgerContents {
 /// unterminated last line in `torn_line`.
 pub fn read_contents(bytes: &[u8]) -> LedgerContents {
     let mut out = LedgerContents::default();
-    let complete_len = bytes
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |p| p + 1);
+    let complete_len = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
     out.complete_len = complete_len as u64;
     let mut line_no = 0;
     if complete_len > 0 {
@@ -757,10 +754,7 @@ fn unit_words(first: u64, last: u64) -> String {
 
 fn header_mismatch(found: &Header, expected: &Header) -> String {
     if found.n != expected.n {
-        format!(
-            "ledger is for N = {}, not N = {}",
-            found.n, expected.n
-        )
+        format!("ledger is for N = {}, not N = {}", found.n, expected.n)
     } else {
         format!(
             "ledger is for another plan of N = {} ({} units, plan {}; this build's plan has {} \
@@ -1149,7 +1143,13 @@ fn weight_estimate(n: u32, prefix: &[u8; 2]) -> u64 {
         while free != 0 {
             let bit = free & free.wrapping_neg();
             free ^= bit;
-            total += partial(n, rows_left - 1, c | bit, ((d | bit) << 1) & full, (a | bit) >> 1);
+            total += partial(
+                n,
+                rows_left - 1,
+                c | bit,
+                ((d | bit) << 1) & full,
+                (a | bit) >> 1,
+            );
         }
         total
     }
@@ -1209,7 +1209,15 @@ fn extend(n: usize, row: usize, c: u64, d: u64, a: u64, cols: &mut [u8; 32], out
         let bit = free & free.wrapping_neg();
         free ^= bit;
         cols[row] = bit.trailing_zeros() as u8;
-        extend(n, row + 1, c | bit, ((d | bit) << 1) & full, (a | bit) >> 1, cols, out);
+        extend(
+            n,
+            row + 1,
+            c | bit,
+            ((d | bit) << 1) & full,
+            (a | bit) >> 1,
+            cols,
+            out,
+        );
     }
 }
 
@@ -1280,7 +1288,13 @@ mod tests {
         let total = (0..plan.units().len())
             .map(|i| plan.count_unit(i))
             .fold(UnitCount::default(), |a, b| a.checked_add(b).unwrap());
-        assert_eq!(total, UnitCount { solutions: 92, unique: 12 });
+        assert_eq!(
+            total,
+            UnitCount {
+                solutions: 92,
+                unique: 12
+            }
+        );
     }
 
     #[test]
@@ -1289,9 +1303,20 @@ mod tests {
         let h = Header::for_plan(&plan);
         let line = header_line(&h);
         assert_eq!(parse_line(line.trim_end().as_bytes()), Ok(Line::Header(h)));
-        let rec = Record::new(&plan, 2, 2, UnitCount { solutions: 1234567890123456789012345, unique: 7 });
+        let rec = Record::new(
+            &plan,
+            2,
+            2,
+            UnitCount {
+                solutions: 1234567890123456789012345,
+                unique: 7,
+            },
+        );
         let line = record_line(&rec);
-        assert_eq!(parse_line(line.trim_end().as_bytes()), Ok(Line::Record(rec)));
+        assert_eq!(
+            parse_line(line.trim_end().as_bytes()),
+            Ok(Line::Record(rec))
+        );
         let tampered = line.replacen("\"unique\":\"7\"", "\"unique\":\"8\"", 1);
         assert!(parse_line(tampered.trim_end().as_bytes())
             .unwrap_err()
@@ -1303,7 +1328,13 @@ mod tests {
 
     #[test]
     fn shards_parse_and_validate() {
-        assert_eq!("3/16".parse::<Shard>(), Ok(Shard { index: 3, count: 16 }));
+        assert_eq!(
+            "3/16".parse::<Shard>(),
+            Ok(Shard {
+                index: 3,
+                count: 16
+            })
+        );
         assert_eq!("0/1".parse::<Shard>(), Ok(Shard { index: 0, count: 1 }));
         for bad in ["16/16", "1/0", "x/3", "3", "-1/4", "1/4/5", ""] {
             assert!(bad.parse::<Shard>().is_err(), "{bad}");

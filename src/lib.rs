@@ -18,11 +18,11 @@ pub mod format;
 pub mod guard;
 pub mod judge;
 pub mod ledger;
+#[cfg(feature = "mpi")]
+pub mod mpi_run;
 pub mod options;
 pub mod repair;
 pub mod verify;
-#[cfg(feature = "mpi")]
-pub mod mpi_run;
 pub mod weight;
 
 pub use options::{Deadline, Options};

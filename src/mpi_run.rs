@@ -37,6 +37,15 @@ pub enum MpiOutcome {
 
 const STOP: u64 = u64::MAX;
 
+/// Whether this process was started by an MPI launcher (`mpirun`, `mpiexec`, `srun` with PMI):
+/// one of the variables they set is present (Open MPI's `OMPI_COMM_WORLD_SIZE`, PMIx's
+/// `PMIX_RANK`, MPICH's and Slurm's `PMI_SIZE`).
+pub fn launched_by_mpi() -> bool {
+    ["OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some())
+}
+
 /// Runs `plan` (only `shard`, if given) over all ranks of the MPI job this process belongs to.
 ///
 /// Rank 0 opens and checks the ledger (if any), skips the units it holds, hands out the others
@@ -168,9 +177,7 @@ pub fn run_mpi(
             if order == STOP {
                 active -= 1;
             }
-            world
-                .process_at_rank(source)
-                .send(&[order, 0, 0, 0, 0][..]);
+            world.process_at_rank(source).send(&[order, 0, 0, 0, 0][..]);
         }
         if let Some(e) = failure {
             return Err(e);

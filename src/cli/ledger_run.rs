@@ -25,8 +25,8 @@ pub struct LedgerArgs {
     /// --ledger. Total the shards' ledgers with `queens merge`.
     #[arg(long, value_name = "I/K", value_parser = parse_shard, requires = "ledger")]
     pub shard: Option<Shard>,
-    /// Schedule the units over the ranks of an MPI job (start with mpirun); rank 0 writes the
-    /// ledger, if one is given.
+    /// Schedule the units over the ranks of an MPI job; rank 0 writes the ledger, if one is
+    /// given. Implied when the process was started by mpirun/mpiexec.
     #[cfg(feature = "mpi")]
     #[arg(long)]
     pub mpi: bool,
@@ -36,10 +36,16 @@ impl LedgerArgs {
     /// Whether the count must go through the ledger runner (a ledger, a shard, or MPI).
     pub fn wanted(&self) -> bool {
         #[cfg(feature = "mpi")]
-        if self.mpi {
+        if self.uses_mpi() {
             return true;
         }
         self.ledger.is_some() || self.shard.is_some()
+    }
+
+    /// Whether the count runs over MPI: `--mpi`, or the process was started by mpirun.
+    #[cfg(feature = "mpi")]
+    pub fn uses_mpi(&self) -> bool {
+        self.mpi || queens::mpi_run::launched_by_mpi()
     }
 }
 
@@ -65,7 +71,9 @@ pub struct LedgerCountArgs {
 /// Runs the hidden `ledger-count` command.
 pub fn run(args: &LedgerCountArgs) -> Result<ExitCode, Failure> {
     if !args.ledger.wanted() {
-        return Err(Failure::bad_input("ledger-count needs --ledger FILE (or --mpi)"));
+        return Err(Failure::bad_input(
+            "ledger-count needs --ledger FILE (or --mpi)",
+        ));
     }
     let options = Options {
         threads: args.threads,
@@ -92,14 +100,18 @@ pub fn run_count(
     let plan = plan_for(n)?;
     let start = Instant::now();
     #[cfg(feature = "mpi")]
-    if args.mpi {
+    if args.uses_mpi() {
         use queens::mpi_run::{run_mpi, MpiOutcome};
-        let outcome = run_mpi(plan.as_ref(), args.ledger.as_deref(), args.shard, options)
-            .map_err(failure)?;
+        let outcome =
+            run_mpi(plan.as_ref(), args.ledger.as_deref(), args.shard, options).map_err(failure)?;
         return Ok(match outcome {
-            MpiOutcome::Coordinator { report, ranks } => {
-                print_report(&report, args.ledger.as_deref(), start.elapsed(), json, Some(ranks))
-            }
+            MpiOutcome::Coordinator { report, ranks } => print_report(
+                &report,
+                args.ledger.as_deref(),
+                start.elapsed(),
+                json,
+                Some(ranks),
+            ),
             MpiOutcome::Worker { .. } => ExitCode::SUCCESS,
         });
     }
@@ -108,7 +120,13 @@ pub fn run_count(
         .as_deref()
         .ok_or_else(|| Failure::bad_input("a ledger count needs --ledger FILE"))?;
     let report = run_with_ledger(plan.as_ref(), ledger, args.shard, options)?;
-    Ok(print_report(&report, Some(ledger), start.elapsed(), json, None))
+    Ok(print_report(
+        &report,
+        Some(ledger),
+        start.elapsed(),
+        json,
+        None,
+    ))
 }
 
 /// Runs `plan` (or one shard of it) into the ledger at `ledger`; see [`queens::ledger::run`].
@@ -213,7 +231,9 @@ pub fn print_report(
             );
         }
         let ranks = ranks.map_or(String::new(), |r| format!(", {r} MPI ranks"));
-        let place = ledger.map_or("no ledger".to_string(), |p| format!("ledger {}", p.display()));
+        let place = ledger.map_or("no ledger".to_string(), |p| {
+            format!("ledger {}", p.display())
+        });
         let mut line = format!(
             "{place}: {} units from earlier runs, {} counted now in {:.2} s{ranks}",
             report.done_before,

@@ -64,10 +64,10 @@ pub fn run(args: &MergeArgs) -> Result<ExitCode, Failure> {
             let why = contents
                 .bad_lines
                 .first()
-                .map_or("empty or unfinished header".to_string(), |b| b.reason.clone());
-            Failure::bad_input(format!(
-                "no ledger header in any file ({name}:1: {why})"
-            ))
+                .map_or("empty or unfinished header".to_string(), |b| {
+                    b.reason.clone()
+                });
+            Failure::bad_input(format!("no ledger header in any file ({name}:1: {why})"))
         })?;
     let plan = plan_for(n)?;
     let report = merge(plan.as_ref(), None, &files);

@@ -82,7 +82,12 @@ pub fn run(args: &PlanArgs) -> Result<ExitCode, Failure> {
         return Ok(ExitCode::SUCCESS);
     }
     let shard_words = match args.shard {
-        Some(s) => format!(", shard {s}: {} units (ids = {} mod {})", listed.len(), s.index, s.count),
+        Some(s) => format!(
+            ", shard {s}: {} units (ids = {} mod {})",
+            listed.len(),
+            s.index,
+            s.count
+        ),
         None => String::new(),
     };
     println!(
@@ -94,7 +99,12 @@ pub fn run(args: &PlanArgs) -> Result<ExitCode, Failure> {
         println!("{:>8}  {:<16}  unit", "id", "checksum");
         for &i in &listed {
             let u = plan.units()[i];
-            println!("{:>8}  {:016x}  {}", u.id, u.checksum, plan.describe_unit(i));
+            println!(
+                "{:>8}  {:016x}  {}",
+                u.id,
+                u.checksum,
+                plan.describe_unit(i)
+            );
         }
     }
     Ok(ExitCode::SUCCESS)
