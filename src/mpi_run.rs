@@ -22,7 +22,7 @@ pub enum MpiOutcome {
     /// of the results held in memory).
     Coordinator {
         /// The report.
-        report: RunReport,
+        report: Box<RunReport>,
         /// Number of ranks in the job.
         ranks: usize,
     },
@@ -197,13 +197,13 @@ pub fn run_mpi(
     }
     let stopped = !merged.missing.is_empty();
     Ok(MpiOutcome::Coordinator {
-        report: RunReport {
+        report: Box::new(RunReport {
             merged,
             done_before,
             counted_now,
             stopped,
             notes,
-        },
+        }),
         ranks,
     })
 }

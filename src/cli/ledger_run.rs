@@ -12,6 +12,7 @@ use queens::Options;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The ledger options of `queens count`, to be flattened into its arguments.
@@ -99,6 +100,7 @@ pub fn run_count(
     }
     let plan = plan_for(n)?;
     let start = Instant::now();
+    let options = &with_progress(options);
     #[cfg(feature = "mpi")]
     if args.uses_mpi() {
         use queens::mpi_run::{run_mpi, MpiOutcome};
@@ -127,6 +129,21 @@ pub fn run_count(
         json,
         None,
     ))
+}
+
+/// `options` with a progress line on stderr (units done of the shard) when stderr is a terminal
+/// and no other progress report is set.
+fn with_progress(options: &Options) -> Options {
+    let mut options = options.clone();
+    if options.progress.is_none() && super::stderr_is_terminal() {
+        options.progress = Some(Arc::new(|done: u64, total: u64| {
+            eprint!("\r{done} of {total} units counted");
+            if done == total {
+                eprintln!();
+            }
+        }));
+    }
+    options
 }
 
 /// Runs `plan` (or one shard of it) into the ledger at `ledger`; see [`queens::ledger::run`].
