@@ -1057,6 +1057,69 @@ pub fn contents_in_memory(plan: &dyn WorkPlan, results: &[(usize, UnitCount)]) -
 }
 
 // ---------------------------------------------------------------------------------------------
+// Plans from a list of units and a counting function
+
+/// A [`WorkPlan`] made of any list of units (heaviest first) and a function counting one: the
+/// adapter that connects a counting engine to ledgers, shards and MPI.
+///
+/// Each unit's spec checksum is [`checksum_words`] of N followed by `key(unit)` (e.g. the
+/// pre-placed queens' squares), so that a ledger written with another cut of the work is
+/// refused.
+pub struct UnitsPlan<U, F> {
+    n: u32,
+    units: Vec<U>,
+    specs: Vec<UnitSpec>,
+    count: F,
+}
+
+impl<U, F> UnitsPlan<U, F>
+where
+    U: fmt::Debug + Sync,
+    F: Fn(&U) -> UnitCount + Sync,
+{
+    /// The plan for board size `n` whose unit `i` is `units[i]`, identified by `key(&units[i])`
+    /// and counted by `count(&units[i])`.
+    pub fn new(n: u32, units: Vec<U>, key: impl Fn(&U) -> Vec<u64>, count: F) -> Self {
+        let specs = units
+            .iter()
+            .enumerate()
+            .map(|(id, u)| UnitSpec {
+                id: id as u64,
+                checksum: checksum_words(std::iter::once(u64::from(n)).chain(key(u))),
+            })
+            .collect();
+        UnitsPlan {
+            n,
+            units,
+            specs,
+            count,
+        }
+    }
+}
+
+impl<U, F> WorkPlan for UnitsPlan<U, F>
+where
+    U: fmt::Debug + Sync,
+    F: Fn(&U) -> UnitCount + Sync,
+{
+    fn n(&self) -> u32 {
+        self.n
+    }
+
+    fn units(&self) -> &[UnitSpec] {
+        &self.specs
+    }
+
+    fn count_unit(&self, index: usize) -> UnitCount {
+        (self.count)(&self.units[index])
+    }
+
+    fn describe_unit(&self, index: usize) -> String {
+        format!("{:?}", self.units[index])
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // A simple reference plan
 
 /// A simple, slow-but-sure plan: one unit per non-attacking placement of the queens of the first

@@ -569,3 +569,59 @@ fn plan_lists_stable_units_heaviest_first() {
         .iter()
         .all(|u| u["id"].as_u64().unwrap() % 5 == 2));
 }
+
+/// Solutions extending a fixed first-row column, by plain recursion over column lists; a
+/// solution counts as unique when it equals its canonical form (`queens::board`).
+fn first_column_count(n: usize, first: usize) -> UnitCount {
+    fn go(n: usize, cols: &mut Vec<usize>, out: &mut UnitCount) {
+        let row = cols.len();
+        if row == n {
+            out.solutions += 1;
+            let (canonical, _) = queens::board::canonical_columns(cols);
+            out.unique += u128::from(canonical == *cols);
+            return;
+        }
+        for c in 0..n {
+            if cols
+                .iter()
+                .enumerate()
+                .all(|(r, &x)| x != c && x.abs_diff(c) != row - r)
+            {
+                cols.push(c);
+                go(n, cols, out);
+                cols.pop();
+            }
+        }
+    }
+    let mut out = UnitCount::default();
+    go(n, &mut vec![first], &mut out);
+    out
+}
+
+#[test]
+fn units_plan_adapts_any_engine_to_ledgers_and_shards() {
+    // An independent engine (first-row column units, canonical forms from queens::board) run
+    // through the adapter, in 3 shards, merged; and its ledger refused by the two-row plan.
+    let dir = scratch("adapter");
+    let n = 9u32;
+    let plan = queens::ledger::UnitsPlan::new(
+        n,
+        (0..n as usize).collect(),
+        |&c| vec![c as u64],
+        move |&c| first_column_count(n as usize, c),
+    );
+    let paths: Vec<PathBuf> = (0..3)
+        .map(|i| {
+            let path = dir.join(format!("adapter-{i}.ledger"));
+            run(&plan, &path, Some(Shard { index: i, count: 3 }), &opts(2)).unwrap();
+            path
+        })
+        .collect();
+    let merged = merge_files(&plan, &paths);
+    assert!(merged.is_complete(), "{:?}", merged.problems);
+    assert_eq!(merged.total, known(n));
+    let other = TwoRowPlan::new(n).unwrap();
+    let err = run(&other, &paths[0], None, &opts(2)).unwrap_err();
+    assert!(err.to_string().contains("another plan of N = 9"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
