@@ -525,6 +525,33 @@ pub fn id_ranges(ids: impl IntoIterator<Item = u64>) -> Vec<(u64, u64)> {
     out
 }
 
+/// If the missing units of a whole-plan check are exactly some shards `I/K` (for the smallest
+/// such K from 2 to 4096 with shards of at least two units), those shards: e.g. `(3, [1])` when one of three
+/// shard ledgers was left out.
+pub fn missing_shards(missing: &[(u64, u64)], plan_units: u64) -> Option<Vec<Shard>> {
+    let missing_count: u64 = missing.iter().map(|(a, b)| b - a + 1).sum();
+    if missing_count == 0 || missing_count == plan_units {
+        return None;
+    }
+    let ids = || missing.iter().flat_map(|&(a, b)| a..=b);
+    for k in 2..=(plan_units / 2).min(4096) {
+        let mut classes = vec![false; k as usize];
+        ids().for_each(|id| classes[(id % k) as usize] = true);
+        let size = |i: u64| (plan_units + k - 1 - i) / k; // ids below plan_units that are i mod k
+        let covered: u64 = (0..k).filter(|&i| classes[i as usize]).map(size).sum();
+        let used = classes.iter().filter(|&&c| c).count() as u64;
+        if covered == missing_count && used < k {
+            return Some(
+                (0..k)
+                    .filter(|&i| classes[i as usize])
+                    .map(|index| Shard { index, count: k })
+                    .collect(),
+            );
+        }
+    }
+    None
+}
+
 /// Formats id ranges as `0-3, 7, 9-12`.
 pub fn format_ranges(ranges: &[(u64, u64)]) -> String {
     ranges
@@ -1404,6 +1431,31 @@ mod tests {
         }
         let e = "16/16".parse::<Shard>().unwrap_err();
         assert!(e.contains("0 to 15"), "{e}");
+    }
+
+    #[test]
+    fn missing_units_are_named_as_shards() {
+        let ranges = id_ranges((0..110).filter(|i| i % 3 == 1));
+        assert_eq!(
+            missing_shards(&ranges, 110),
+            Some(vec![Shard { index: 1, count: 3 }])
+        );
+        let ranges = id_ranges((0..100).filter(|i| i % 16 == 5 || i % 16 == 9));
+        assert_eq!(
+            missing_shards(&ranges, 100),
+            Some(vec![
+                Shard {
+                    index: 5,
+                    count: 16
+                },
+                Shard {
+                    index: 9,
+                    count: 16
+                }
+            ])
+        );
+        assert_eq!(missing_shards(&[(7, 7)], 110), None);
+        assert_eq!(missing_shards(&[(0, 109)], 110), None);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use super::plan::plan_for;
 use super::{Failure, EXIT_NO_ANSWER};
 use clap::Args;
-use queens::ledger::{format_ranges, merge, read_contents, MergeReport};
+use queens::ledger::{format_ranges, merge, missing_shards, read_contents, MergeReport};
 use serde::Serialize;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -151,6 +151,10 @@ fn print_text(report: &MergeReport, ledgers: usize) {
                 report.plan_units,
                 format_ranges(shown)
             );
+            if let Some(shards) = missing_shards(&report.missing, report.plan_units) {
+                let names: Vec<String> = shards.iter().map(|s| s.to_string()).collect();
+                println!("that is: all the units of shard {}", names.join(", "));
+            }
         }
         for p in &report.problems {
             println!("{p}");
