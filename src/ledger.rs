@@ -920,7 +920,9 @@ pub fn open_ledger(
             bad.line, bad.reason
         ));
     }
-    file.seek(SeekFrom::End(0)).map_err(io)?;
+    // Records go through an append-mode handle: each batch lands at the end of the file.
+    drop(file);
+    let file = OpenOptions::new().append(true).open(path).map_err(io)?;
     Ok((LedgerWriter { file, path: name }, contents, notes))
 }
 
