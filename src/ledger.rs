@@ -501,6 +501,9 @@ pub struct MergeReport {
     pub problems: Vec<Problem>,
     /// Torn last lines that were ignored (their units count as missing), as file and line.
     pub torn: Vec<(String, usize)>,
+    /// Complete record lines that could not be used (changed, corrupted, malformed), ignored:
+    /// the units they held count only if another record covers them.
+    pub ignored: Vec<Problem>,
     /// The sum over the covered units.
     pub total: UnitCount,
 }
@@ -570,8 +573,8 @@ pub fn format_ranges(ranges: &[(u64, u64)]) -> String {
 /// Checks ledgers (file name, decoded contents) against `plan` and totals them. With a shard,
 /// only that shard's units are expected (records of other units are checked but not summed).
 ///
-/// Checks: every file has a header equal to the plan's; every line is intact (a torn last line
-/// is only noted); each record's range lies in the plan, its spec checksum matches the plan's
+/// Checks: every file has a header equal to the plan's; record lines that are not intact are
+/// listed in `ignored` (a torn last line in `torn`) and not used; each record's range lies in the plan, its spec checksum matches the plan's
 /// units, its residues match its counts; a unit covered twice is covered by records with the
 /// same range and equal counts; every expected unit is covered; the total does not overflow
 /// and agrees with the sums of the residues.
@@ -584,6 +587,7 @@ pub fn merge(
     let expected_header = Header::for_plan(plan);
     let mut problems = Vec::new();
     let mut torn = Vec::new();
+    let mut ignored = Vec::new();
     // For each unit: the (file index, line, record) that covers it first.
     let mut owner: Vec<Option<(usize, usize, Record)>> = vec![None; units.len()];
     let mut agreeing_duplicates = 0;
@@ -597,7 +601,13 @@ pub fn merge(
             torn.push((name.clone(), line));
         }
         for bad in &contents.bad_lines {
-            problems.push(problem(bad.line, bad.reason.clone()));
+            // A broken header makes the whole file unusable; a broken record is only ignored
+            // (its units must then be covered by another record, or they are missing).
+            if bad.line == 1 {
+                problems.push(problem(bad.line, bad.reason.clone()));
+            } else {
+                ignored.push(problem(bad.line, bad.reason.clone()));
+            }
         }
         match contents.header {
             None => {
@@ -767,6 +777,7 @@ pub fn merge(
         missing: id_ranges(missing_ids),
         problems,
         torn,
+        ignored,
         total,
     }
 }

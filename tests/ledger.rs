@@ -322,6 +322,22 @@ fn merge_reports_tampered_records() {
         )),
         "{text}"
     );
+    // A run on that ledger counts the unit again; merge then totals it and still names the
+    // ignored line.
+    let out = queens(&["ledger-count", "10", "--ledger", &name]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("N = 10: 724 solutions, 92 unique\n"));
+    assert!(stderr(&out).contains(&format!("note: {name}:5: line ignored (checksum mismatch")));
+    let (code, text) = merge_cli(&[&bad]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.starts_with("N = 10: 724 solutions, 92 unique\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("ignored {name}:5: checksum mismatch")),
+        "{text}"
+    );
 
     // A changed count with a recomputed line checksum: the residues give it away.
     let mut forged = rec;

@@ -46,6 +46,7 @@ struct MergeJson<'a> {
     missing: &'a [(u64, u64)],
     problems: Vec<ProblemJson<'a>>,
     torn: Vec<TornJson<'a>>,
+    ignored: Vec<ProblemJson<'a>>,
 }
 
 /// Checks and totals the ledgers.
@@ -109,6 +110,15 @@ fn print_json(report: &MergeReport, ledgers: usize) {
             .iter()
             .map(|(file, line)| TornJson { file, line: *line })
             .collect(),
+        ignored: report
+            .ignored
+            .iter()
+            .map(|p| ProblemJson {
+                file: &p.file,
+                line: p.line,
+                message: &p.message,
+            })
+            .collect(),
     };
     println!("{}", serde_json::to_string(&out).expect("merge JSON"));
 }
@@ -159,6 +169,9 @@ fn print_text(report: &MergeReport, ledgers: usize) {
         for p in &report.problems {
             println!("{p}");
         }
+    }
+    for p in &report.ignored {
+        println!("ignored {p}");
     }
     for (file, line) in &report.torn {
         println!("note: {file}:{line}: unfinished last line ignored (a run was cut short)");
