@@ -1294,7 +1294,10 @@ impl WorkPlan for TwoRowPlan {
     fn describe_unit(&self, index: usize) -> String {
         let p = &self.prefixes[index][..self.depth];
         let cols: Vec<String> = p.iter().map(|c| c.to_string()).collect();
-        format!("rows 0..{} at columns {}", self.depth, cols.join(","))
+        match self.depth {
+            1 => format!("column {} in the first row", cols[0]),
+            d => format!("columns {} in the first {d} rows", cols.join(",")),
+        }
     }
 }
 

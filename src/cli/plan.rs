@@ -4,6 +4,7 @@ use super::Failure;
 use clap::Args;
 use queens::ledger::{plan_checksum, Shard, TwoRowPlan, WorkPlan};
 use serde::Serialize;
+use std::io::Write;
 use std::process::ExitCode;
 
 /// The work plan that `count --ledger`, `count --shard`, MPI runs and `merge` use for board size
@@ -60,6 +61,7 @@ pub fn run(args: &PlanArgs) -> Result<ExitCode, Failure> {
     let listed: Vec<usize> = (0..plan.units().len())
         .filter(|&i| args.shard.map_or(true, |s| s.contains(i as u64)))
         .collect();
+    let mut text = String::new();
     if args.json {
         let list = (!args.summary).then(|| {
             listed
@@ -78,34 +80,42 @@ pub fn run(args: &PlanArgs) -> Result<ExitCode, Failure> {
             shard: args.shard.map(|s| s.to_string()),
             list,
         };
-        println!("{}", serde_json::to_string(&out).expect("plan JSON"));
-        return Ok(ExitCode::SUCCESS);
-    }
-    let shard_words = match args.shard {
-        Some(s) => format!(
-            ", shard {s}: {} units (ids = {} mod {})",
-            listed.len(),
-            s.index,
-            s.count
-        ),
-        None => String::new(),
-    };
-    println!(
-        "N = {}: {} units, plan {checksum}, heaviest first{shard_words}",
-        args.n,
-        plan.units().len()
-    );
-    if !args.summary {
-        println!("{:>8}  {:<16}  unit", "id", "checksum");
-        for &i in &listed {
-            let u = plan.units()[i];
-            println!(
-                "{:>8}  {:016x}  {}",
-                u.id,
-                u.checksum,
-                plan.describe_unit(i)
-            );
+        text = serde_json::to_string(&out).expect("plan JSON");
+        text.push('\n');
+    } else {
+        let shard_words = match args.shard {
+            Some(s) => format!(
+                ", shard {s}: {} units (ids = {} mod {})",
+                listed.len(),
+                s.index,
+                s.count
+            ),
+            None => String::new(),
+        };
+        text += &format!(
+            "N = {}: {} units, plan {checksum}, heaviest first{shard_words}\n",
+            args.n,
+            plan.units().len()
+        );
+        if !args.summary {
+            text += &format!("{:>8}  {:<16}  unit\n", "id", "checksum");
+            for &i in &listed {
+                let u = plan.units()[i];
+                text += &format!(
+                    "{:>8}  {:016x}  {}\n",
+                    u.id,
+                    u.checksum,
+                    plan.describe_unit(i)
+                );
+            }
         }
     }
-    Ok(ExitCode::SUCCESS)
+    // The list can be long and is often piped into `head`: a closed pipe ends it quietly.
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Failure::bad_input(format!("cannot write the plan: {e}")))
+        }
+        _ => Ok(ExitCode::SUCCESS),
+    }
 }
