@@ -133,55 +133,69 @@ pub fn run_mpi(
         .collect();
     let done_before = shard_size - todo.len() as u64;
     let mut counted_now = 0u64;
-    let mut record = |index: usize, count: UnitCount| -> Result<(), LedgerError> {
-        if let Some(w) = writer.as_mut() {
-            w.append(&record_line(&Record::new(
-                plan,
-                index as u64,
-                index as u64,
-                count,
-            )))?;
-        } else {
-            results.push((index, count));
+    // Appends a batch of results (one write and fsync for all of them) or keeps them in memory.
+    let mut record = |batch: &[(usize, UnitCount)]| -> Result<(), LedgerError> {
+        if batch.is_empty() {
+            return Ok(());
         }
-        counted_now += 1;
+        if let Some(w) = writer.as_mut() {
+            let lines: String = batch
+                .iter()
+                .map(|&(i, c)| record_line(&Record::new(plan, i as u64, i as u64, c)))
+                .collect();
+            w.append(&lines)?;
+        } else {
+            results.extend_from_slice(batch);
+        }
+        counted_now += batch.len() as u64;
         options.report(done_before + counted_now, shard_size);
         Ok(())
     };
 
     if ranks == 1 {
-        count_units(plan, &todo, options.threads, &deadline, |batch| {
-            batch.iter().try_for_each(|&(i, c)| record(i, c))
-        })?;
+        count_units(plan, &todo, options.threads, &deadline, &mut record)?;
     } else {
-        let mut next = todo.iter();
-        let mut active = ranks - 1;
-        let mut failure = None;
-        while active > 0 {
-            let mut message = [0u64; 5];
-            let status = world.any_process().receive_into(&mut message[..]);
-            let source = status.source_rank();
-            if message[0] != STOP && failure.is_none() {
-                let count = UnitCount {
-                    solutions: u128::from(message[1]) | (u128::from(message[2]) << 64),
-                    unique: u128::from(message[3]) | (u128::from(message[4]) << 64),
-                };
-                if let Err(e) = record(message[0] as usize, count) {
-                    failure = Some(e);
+        // The MPI loop answers requests; a writer thread appends results in batches (all that
+        // arrived during the previous write + fsync), so no rank ever waits for the disk.
+        std::thread::scope(|scope| -> Result<(), LedgerError> {
+            let (tx, rx) = std::sync::mpsc::channel::<(usize, UnitCount)>();
+            let writer_thread = scope.spawn(move || -> Result<(), LedgerError> {
+                while let Ok(first) = rx.recv() {
+                    let mut batch = vec![first];
+                    batch.extend(rx.try_iter());
+                    record(&batch)?;
                 }
+                Ok(())
+            });
+            let mut next = todo.iter();
+            let mut active = ranks - 1;
+            let mut writer_failed = false;
+            while active > 0 {
+                let mut message = [0u64; 5];
+                let status = world.any_process().receive_into(&mut message[..]);
+                let source = status.source_rank();
+                if message[0] != STOP && !writer_failed {
+                    let count = UnitCount {
+                        solutions: u128::from(message[1]) | (u128::from(message[2]) << 64),
+                        unique: u128::from(message[3]) | (u128::from(message[4]) << 64),
+                    };
+                    // A closed channel means the writer failed: hand out nothing more.
+                    writer_failed = tx.send((message[0] as usize, count)).is_err();
+                }
+                let order = match next.next() {
+                    Some(&i) if !writer_failed && !deadline.reached() => i as u64,
+                    _ => STOP,
+                };
+                if order == STOP {
+                    active -= 1;
+                }
+                world.process_at_rank(source).send(&[order, 0, 0, 0, 0][..]);
             }
-            let order = match next.next() {
-                Some(&i) if failure.is_none() && !deadline.reached() => i as u64,
-                _ => STOP,
-            };
-            if order == STOP {
-                active -= 1;
-            }
-            world.process_at_rank(source).send(&[order, 0, 0, 0, 0][..]);
-        }
-        if let Some(e) = failure {
-            return Err(e);
-        }
+            drop(tx);
+            writer_thread
+                .join()
+                .expect("the ledger writer does not panic")
+        })?;
     }
 
     let merged = match ledger {

@@ -4,12 +4,13 @@
 //! `count` calls [`run_count`] when [`LedgerArgs::wanted`]; the hidden `ledger-count` command
 //! runs the same code with its own arguments.
 
-use super::plan::{parse_shard, plan_for};
+use super::plan::{emit, parse_shard, plan_for};
 use super::{Failure, EXIT_INTERRUPTED, EXIT_NO_ANSWER};
 use clap::Args;
 use queens::ledger::{format_ranges, LedgerError, RunReport, Shard, WorkPlan};
 use queens::Options;
 use serde::Serialize;
+use std::fmt::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -113,7 +114,7 @@ pub fn run_count(
                 start.elapsed(),
                 json,
                 Some(ranks),
-            ),
+            )?,
             MpiOutcome::Worker { .. } => ExitCode::SUCCESS,
         });
     }
@@ -122,13 +123,7 @@ pub fn run_count(
         .as_deref()
         .ok_or_else(|| Failure::bad_input("a ledger count needs --ledger FILE"))?;
     let report = run_with_ledger(plan.as_ref(), ledger, args.shard, options)?;
-    Ok(print_report(
-        &report,
-        Some(ledger),
-        start.elapsed(),
-        json,
-        None,
-    ))
+    print_report(&report, Some(ledger), start.elapsed(), json, None)
 }
 
 /// `options` with a progress line on stderr (units done of the shard) when stderr is a terminal
@@ -193,18 +188,19 @@ struct RunJson {
 }
 
 /// Prints a run's outcome (notes on stderr) and returns its exit status: 0, or 130 when
-/// Ctrl-C stopped it before the end.
+/// Ctrl-C stopped it before the end; fails only if stdout cannot be written.
 pub fn print_report(
     report: &RunReport,
     ledger: Option<&Path>,
     elapsed: Duration,
     json: bool,
     ranks: Option<usize>,
-) -> ExitCode {
+) -> Result<ExitCode, Failure> {
     for note in &report.notes {
         eprintln!("note: {note}");
     }
     let m = &report.merged;
+    let mut text = String::new();
     let complete = m.is_complete();
     let shard = m.shard.map(|s| s.to_string());
     if json {
@@ -222,7 +218,7 @@ pub fn print_report(
             ranks,
             seconds: elapsed.as_secs_f64(),
         };
-        println!("{}", serde_json::to_string(&out).expect("run JSON"));
+        text = serde_json::to_string(&out).expect("run JSON") + "\n";
     } else {
         let what = match &shard {
             Some(s) => format!("N = {}, shard {s}", m.n),
@@ -234,13 +230,15 @@ pub fn print_report(
             } else {
                 String::new()
             };
-            println!(
+            let _ = writeln!(
+                text,
                 "{what}: {} solutions, {} unique{tail}",
                 m.total.solutions, m.total.unique
             );
         } else {
             let missing: u64 = m.missing.iter().map(|(a, b)| b - a + 1).sum();
-            println!(
+            let _ =
+                writeln!(text,
                 "{what}: stopped with {missing} of {} units left (ids {}); run the same command \
                  again to go on",
                 m.units_expected,
@@ -260,11 +258,12 @@ pub fn print_report(
         if m.shard.is_some() && complete {
             line.push_str("; total the shards with `queens merge`");
         }
-        println!("{line}");
+        let _ = writeln!(text, "{line}");
     }
-    if report.stopped && super::interrupted() {
+    emit(&text)?;
+    Ok(if report.stopped && super::interrupted() {
         ExitCode::from(EXIT_INTERRUPTED)
     } else {
         ExitCode::SUCCESS
-    }
+    })
 }

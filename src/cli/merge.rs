@@ -1,11 +1,12 @@
 //! `queens merge LEDGER...`: checks ledgers against the plan and prints the total, or exactly
 //! what is missing or inconsistent (exit 1).
 
-use super::plan::plan_for;
+use super::plan::{emit, plan_for};
 use super::{Failure, EXIT_NO_ANSWER};
 use clap::Args;
 use queens::ledger::{format_ranges, merge, missing_shards, read_contents, MergeReport};
 use serde::Serialize;
+use std::fmt::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -73,9 +74,9 @@ pub fn run(args: &MergeArgs) -> Result<ExitCode, Failure> {
     let plan = plan_for(n)?;
     let report = merge(plan.as_ref(), None, &files);
     if args.json {
-        print_json(&report, files.len());
+        emit(&json_text(&report, files.len()))?;
     } else {
-        print_text(&report, files.len());
+        emit(&text(&report, files.len()))?;
     }
     Ok(if report.is_complete() {
         ExitCode::SUCCESS
@@ -84,7 +85,7 @@ pub fn run(args: &MergeArgs) -> Result<ExitCode, Failure> {
     })
 }
 
-fn print_json(report: &MergeReport, ledgers: usize) {
+fn json_text(report: &MergeReport, ledgers: usize) -> String {
     let complete = report.is_complete();
     let out = MergeJson {
         n: report.n,
@@ -120,26 +121,30 @@ fn print_json(report: &MergeReport, ledgers: usize) {
             })
             .collect(),
     };
-    println!("{}", serde_json::to_string(&out).expect("merge JSON"));
+    serde_json::to_string(&out).expect("merge JSON") + "\n"
 }
 
 /// At most this many missing ranges are listed in the text output (JSON lists them all).
 const SHOWN_RANGES: usize = 40;
 
-fn print_text(report: &MergeReport, ledgers: usize) {
+fn text(report: &MergeReport, ledgers: usize) -> String {
+    let mut out = String::new();
     let plural = if ledgers == 1 { "" } else { "s" };
     if report.is_complete() {
-        println!(
+        let _ = writeln!(
+            out,
             "N = {}: {} solutions, {} unique",
             report.n, report.total.solutions, report.total.unique
         );
-        println!(
+        let _ = writeln!(
+            out,
             "checked {ledgers} ledger{plural}: all {} units present ({} duplicate records \
              agree); spec checksums and residues mod 13 and 15 agree",
             report.plan_units, report.agreeing_duplicates
         );
     } else {
-        println!(
+        let _ = writeln!(
+            out,
             "N = {}: no total: the ledger{plural} {}",
             report.n,
             match (report.missing.is_empty(), report.problems.is_empty()) {
@@ -156,24 +161,29 @@ fn print_text(report: &MergeReport, ledgers: usize) {
             } else {
                 String::new()
             };
-            println!(
+            let _ = writeln!(
+                out,
                 "missing {missing_units} of {} units: {}{more}",
                 report.plan_units,
                 format_ranges(shown)
             );
             if let Some(shards) = missing_shards(&report.missing, report.plan_units) {
                 let names: Vec<String> = shards.iter().map(|s| s.to_string()).collect();
-                println!("that is: all the units of shard {}", names.join(", "));
+                let _ = writeln!(out, "that is: all the units of shard {}", names.join(", "));
             }
         }
         for p in &report.problems {
-            println!("{p}");
+            let _ = writeln!(out, "{p}");
         }
     }
     for p in &report.ignored {
-        println!("ignored {p}");
+        let _ = writeln!(out, "ignored {p}");
     }
     for (file, line) in &report.torn {
-        println!("note: {file}:{line}: unfinished last line ignored (a run was cut short)");
+        let _ = writeln!(
+            out,
+            "note: {file}:{line}: unfinished last line ignored (a run was cut short)"
+        );
     }
+    out
 }

@@ -110,12 +110,18 @@ pub fn run(args: &PlanArgs) -> Result<ExitCode, Failure> {
             }
         }
     }
-    // The list can be long and is often piped into `head`: a closed pipe ends it quietly.
+    emit(&text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes `text` to stdout. Output is often piped into `head`: a closed pipe ends it quietly
+/// instead of panicking; other write errors are failures (exit 2).
+pub fn emit(text: &str) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(Failure::bad_input(format!("cannot write the plan: {e}")))
+            Err(Failure::bad_input(format!("cannot write to stdout: {e}")))
         }
-        _ => Ok(ExitCode::SUCCESS),
+        _ => Ok(()),
     }
 }
