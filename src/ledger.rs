@@ -12,7 +12,8 @@
 //! Ledger lines are JSON objects ending in `"check":"<16 hex digits>"`, a checksum of the bytes
 //! of the line before `,"check":`. The header:
 //! `{"queens_ledger":1,"n":12,"units":120,"plan":"<hex>","check":"<hex>"}`; a record:
-//! `{"first":5,"last":5,"solutions":"132","unique":"17","mod13":[2,4],"mod15":[12,2],"spec":"<hex>","check":"<hex>"}`
+//! `{"first":5,"last":5,"solutions":"132","unique":"17","mod13":[2,4],"mod15":[12,2],`
+//! `"spec":"<hex>","check":"<hex>"}` (one line)
 //! where `mod13` and `mod15` are the residues of `[solutions, unique]` and `spec` is the
 //! checksum of the specs of units `first..=last` ([`range_checksum`]).
 
@@ -459,7 +460,8 @@ pub fn read_contents(bytes: &[u8]) -> LedgerContents {
 // ---------------------------------------------------------------------------------------------
 // Merging and checking
 
-/// Something wrong in a set of ledgers, located at a file and line (line 0: the whole file).
+/// Something wrong in a set of ledgers, located at a file and line (line 0: the whole file;
+/// no file: the ledgers together, e.g. an overflowing total).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
     /// The file's name as given.
@@ -472,7 +474,9 @@ pub struct Problem {
 
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.line == 0 {
+        if self.file.is_empty() {
+            write!(f, "{}", self.message)
+        } else if self.line == 0 {
             write!(f, "{}: {}", self.file, self.message)
         } else {
             write!(f, "{}:{}: {}", self.file, self.line, self.message)
@@ -529,8 +533,8 @@ pub fn id_ranges(ids: impl IntoIterator<Item = u64>) -> Vec<(u64, u64)> {
 }
 
 /// If the missing units of a whole-plan check are exactly some shards `I/K` (for the smallest
-/// such K from 2 to 4096 with shards of at least two units), those shards: e.g. `(3, [1])` when one of three
-/// shard ledgers was left out.
+/// such K from 2 to 4096 with shards of at least two units), those shards: e.g. `[1/3]` when
+/// one of three shard ledgers was left out.
 pub fn missing_shards(missing: &[(u64, u64)], plan_units: u64) -> Option<Vec<Shard>> {
     let missing_count: u64 = missing.iter().map(|(a, b)| b - a + 1).sum();
     if missing_count == 0 || missing_count == plan_units {
@@ -574,10 +578,10 @@ pub fn format_ranges(ranges: &[(u64, u64)]) -> String {
 /// only that shard's units are expected (records of other units are checked but not summed).
 ///
 /// Checks: every file has a header equal to the plan's; record lines that are not intact are
-/// listed in `ignored` (a torn last line in `torn`) and not used; each record's range lies in the plan, its spec checksum matches the plan's
-/// units, its residues match its counts; a unit covered twice is covered by records with the
-/// same range and equal counts; every expected unit is covered; the total does not overflow
-/// and agrees with the sums of the residues.
+/// listed in `ignored` (a torn last line in `torn`) and not used; each record's range lies in
+/// the plan, its spec checksum matches the plan's units, its residues match its counts; a unit
+/// covered twice is covered by records with the same range and equal counts; every expected
+/// unit is covered; the total does not overflow and agrees with the sums of the residues.
 pub fn merge(
     plan: &dyn WorkPlan,
     shard: Option<Shard>,
@@ -706,7 +710,7 @@ pub fn merge(
     let expected = |id: u64| shard.map_or(true, |s| s.contains(id));
     let mut missing_ids = Vec::new();
     let mut total = UnitCount::default();
-    let mut residue_sums = [0u32; 4];
+    let mut residue_sums = [0u64; 4];
     let mut present = 0;
     let mut overflow = false;
     let mut id = 0;
@@ -728,10 +732,10 @@ pub fn merge(
                             Some(t) => total = t,
                             None => overflow = true,
                         }
-                        residue_sums[0] += u32::from(rec.mod13[0]);
-                        residue_sums[1] += u32::from(rec.mod13[1]);
-                        residue_sums[2] += u32::from(rec.mod15[0]);
-                        residue_sums[3] += u32::from(rec.mod15[1]);
+                        residue_sums[0] += u64::from(rec.mod13[0]);
+                        residue_sums[1] += u64::from(rec.mod13[1]);
+                        residue_sums[2] += u64::from(rec.mod15[0]);
+                        residue_sums[3] += u64::from(rec.mod15[1]);
                     } else {
                         problems.push(Problem {
                             file: files[of].0.clone(),
@@ -824,8 +828,13 @@ pub enum LedgerError {
     #[error("{0}")]
     Refused(String),
     /// After the run, the ledger does not check out (see the problems; exit 1).
-    #[error("the ledger is inconsistent: {}", .0.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; "))]
+    #[error("the ledger is inconsistent: {}", join_problems(.0))]
     Inconsistent(Vec<Problem>),
+}
+
+fn join_problems(problems: &[Problem]) -> String {
+    let texts: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+    texts.join("; ")
 }
 
 /// What a ledger run did and what the ledger now holds.
