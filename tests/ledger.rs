@@ -699,7 +699,7 @@ fn units_plan_adapts_any_engine_to_ledgers_and_shards() {
 
 #[test]
 fn corrupted_bytes_never_give_a_wrong_count() {
-    // 300 ledgers of N = 8, each with one to three bytes changed or cut out: a resumed run either
+    // 150 ledgers of N = 8, each with one to three bytes changed or cut out: a resumed run either
     // refuses the file (a damaged header) or recounts what it cannot trust and gets the exact
     // value, and merge then agrees.
     let dir = scratch("corrupt");
@@ -715,7 +715,7 @@ fn corrupted_bytes_never_give_a_wrong_count() {
         (seed % bound as u64) as usize
     };
     let (mut refused, mut recounted) = (0, 0);
-    for case in 0..300 {
+    for case in 0..150 {
         let mut bytes = base.clone();
         for _ in 0..1 + next(3) {
             let at = next(bytes.len());
@@ -733,7 +733,7 @@ fn corrupted_bytes_never_give_a_wrong_count() {
                 assert!(report.merged.is_complete(), "case {case}");
                 assert_eq!(report.merged.total, known(8), "case {case}");
                 recounted += usize::from(report.counted_now > 0);
-                let merged = merge_files(&plan, &[path.clone()]);
+                let merged = merge_files(&plan, std::slice::from_ref(&path));
                 assert!(merged.is_complete(), "case {case}: {:?}", merged.problems);
                 assert_eq!(merged.total, known(8), "case {case}");
             }
@@ -746,7 +746,7 @@ fn corrupted_bytes_never_give_a_wrong_count() {
         let _ = std::fs::remove_file(&path);
     }
     assert!(
-        refused > 0 && recounted > 200,
+        refused > 0 && recounted > 100,
         "{refused} refused, {recounted} recounted"
     );
     let _ = std::fs::remove_dir_all(&dir);
