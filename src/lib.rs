@@ -17,6 +17,9 @@ pub mod count;
 pub mod format;
 pub mod guard;
 pub mod judge;
+pub mod ledger;
+#[cfg(feature = "mpi")]
+pub mod mpi_run;
 pub mod options;
 pub mod repair;
 pub mod verify;

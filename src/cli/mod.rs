@@ -6,6 +6,9 @@
 mod count;
 mod guard;
 mod judge;
+mod ledger_run;
+mod merge;
+mod plan;
 mod repair;
 mod verify;
 mod weight;
@@ -44,6 +47,13 @@ enum Command {
     Judge(judge::JudgeArgs),
     /// Re-check the certificate of a --json answer (not its optimality).
     Verify(verify::VerifyArgs),
+    /// List the independent work units of `count N` (stable ids, heaviest first).
+    Plan(plan::PlanArgs),
+    /// Check ledgers of `count --ledger` runs and print the total, or what is missing.
+    Merge(merge::MergeArgs),
+    /// `count N` through a ledger (the ledger options of `count`), for tests and scripts.
+    #[command(hide = true)]
+    LedgerCount(ledger_run::LedgerCountArgs),
 }
 
 /// Exit status for "the question has no answer".
@@ -182,6 +192,9 @@ pub fn main() -> ExitCode {
         Command::Guard(args) => guard::run(args),
         Command::Judge(args) => judge::run(args),
         Command::Verify(args) => verify::run(args),
+        Command::Plan(args) => plan::run(args),
+        Command::Merge(args) => merge::run(args),
+        Command::LedgerCount(args) => ledger_run::run(args),
     };
     match outcome {
         Ok(code) => code,

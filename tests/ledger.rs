@@ -1,0 +1,753 @@
+//! Resumable, sharded counting through ledgers: shards merge to the known counts, runs killed
+//! at any moment resume to the exact value, and tampered ledgers are caught by `queens merge`.
+//! Whole file: about 10 s with `cargo test --release` on 2 cores.
+//!
+//! Library tests use the reference plan `TwoRowPlan`; CLI tests go through whatever plan the
+//! CLI uses (`plan_for`), so they keep holding when a faster engine is connected.
+
+use queens::ledger::{
+    header_line, merge, read_contents, record_line, run, Record, Shard, TwoRowPlan, UnitCount,
+    WorkPlan,
+};
+use queens::Options;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+/// OEIS A000170: N-queens solutions, N = 1..15.
+const SOLUTIONS: [u128; 15] = [
+    1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184,
+];
+/// OEIS A002562: solutions up to rotation and reflection, N = 1..15.
+const UNIQUE: [u128; 15] = [
+    1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752, 285053,
+];
+
+fn known(n: u32) -> UnitCount {
+    UnitCount {
+        solutions: SOLUTIONS[n as usize - 1],
+        unique: UNIQUE[n as usize - 1],
+    }
+}
+
+/// A fresh, empty directory for one test.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("queens-ledger-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn queens(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_queens"))
+        .args(args)
+        .output()
+        .expect("queens runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn merge_files(plan: &dyn WorkPlan, paths: &[PathBuf]) -> queens::ledger::MergeReport {
+    let files: Vec<(String, _)> = paths
+        .iter()
+        .map(|p| {
+            (
+                p.display().to_string(),
+                read_contents(&std::fs::read(p).unwrap()),
+            )
+        })
+        .collect();
+    merge(plan, None, &files)
+}
+
+/// Record lines (not the header) of a ledger file.
+fn record_count(path: &Path) -> usize {
+    std::fs::read_to_string(path).unwrap().lines().count() - 1
+}
+
+fn opts(threads: usize) -> Options {
+    Options::with_threads(threads)
+}
+
+#[test]
+fn plan_units_sum_to_known_counts_for_small_boards() {
+    for n in 1..=10 {
+        let plan = TwoRowPlan::new(n).unwrap();
+        assert!(plan
+            .units()
+            .iter()
+            .enumerate()
+            .all(|(i, u)| u.id == i as u64));
+        let total = (0..plan.units().len())
+            .map(|i| plan.count_unit(i))
+            .fold(UnitCount::default(), |a, b| a.checked_add(b).unwrap());
+        assert_eq!(total, known(n), "N = {n}");
+    }
+    assert!(TwoRowPlan::new(0).is_none());
+    assert!(TwoRowPlan::new(33).is_none());
+}
+
+#[test]
+fn merged_shards_equal_single_run_and_known_counts() {
+    let dir = scratch("shards");
+    for n in 8..=15 {
+        let plan = TwoRowPlan::new(n).unwrap();
+        let single = dir.join(format!("single-{n}.ledger"));
+        let report = run(&plan, &single, None, &opts(0)).unwrap();
+        assert!(report.merged.is_complete());
+        assert_eq!(report.merged.total, known(n), "N = {n}");
+        assert_eq!(record_count(&single), plan.units().len());
+        // Fewer shard counts on the big boards keep the test fast.
+        let ks: &[u64] = if n >= 14 { &[7] } else { &[1, 3, 7, 16] };
+        for &k in ks {
+            let mut paths = Vec::new();
+            let mut sum = UnitCount::default();
+            for i in 0..k {
+                let path = dir.join(format!("{n}-{i}-of-{k}.ledger"));
+                let shard = Shard { index: i, count: k };
+                let r = run(&plan, &path, Some(shard), &opts(0)).unwrap();
+                assert!(r.merged.is_complete(), "N = {n}, shard {shard}");
+                assert!(r.merged.missing.is_empty());
+                sum = sum.checked_add(r.merged.total).unwrap();
+                paths.push(path);
+            }
+            assert_eq!(sum, known(n), "N = {n}, sum of {k} shard totals");
+            let merged = merge_files(&plan, &paths);
+            assert!(
+                merged.is_complete(),
+                "N = {n}, K = {k}: {:?}",
+                merged.problems
+            );
+            assert_eq!(merged.total, report.merged.total, "N = {n}, K = {k}");
+            assert_eq!(merged.agreeing_duplicates, 0);
+        }
+    }
+    // The CLI agrees: shards through `ledger-count`, totals through `merge --json`.
+    let mut args = vec!["merge".to_string(), "--json".to_string()];
+    for i in 0..5 {
+        let path = dir.join(format!("cli-{i}.ledger"));
+        let out = queens(&[
+            "ledger-count",
+            "12",
+            "--shard",
+            &format!("{i}/5"),
+            "--ledger",
+            path.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(stdout(&out).contains(&format!("N = 12, shard {i}/5:")));
+        args.push(path.display().to_string());
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = queens(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(json["solutions"], 14200);
+    assert_eq!(json["unique"], 1787);
+    assert_eq!(json["complete"], true);
+    // Leaving one shard's ledger out: merge names the shard.
+    let mut without_last: Vec<&str> = vec!["merge"];
+    without_last.extend(&args[2..args.len() - 1]);
+    let out = queens(&without_last);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout(&out).contains("that is: all the units of shard 4/5\n"),
+        "{}",
+        stdout(&out)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn truncated_ledgers_resume_to_the_exact_count() {
+    // A kill -9 leaves the ledger cut at some byte; resuming must count exactly the units that
+    // have no complete line, and nothing twice.
+    let dir = scratch("truncate");
+    let n = 11;
+    let plan = TwoRowPlan::new(n).unwrap();
+    let full = dir.join("full.ledger");
+    run(&plan, &full, None, &opts(2)).unwrap();
+    let bytes = std::fs::read(&full).unwrap();
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut offsets: Vec<usize> = (0..40)
+        .map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % (bytes.len() as u64 + 1)) as usize
+        })
+        .collect();
+    offsets.extend([0, 1, bytes.len() - 1, bytes.len()]);
+    for &cut in &offsets {
+        let path = dir.join(format!("cut-{cut}.ledger"));
+        std::fs::write(&path, &bytes[..cut]).unwrap();
+        let complete_records = bytes[..cut]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            .saturating_sub(1);
+        let report = run(&plan, &path, None, &opts(2)).unwrap();
+        assert!(report.merged.is_complete(), "cut at {cut}");
+        assert_eq!(report.merged.total, known(n), "cut at {cut}");
+        assert_eq!(
+            report.done_before as usize, complete_records,
+            "cut at {cut}"
+        );
+        assert_eq!(
+            report.counted_now as usize,
+            plan.units().len() - complete_records,
+            "cut at {cut}"
+        );
+        assert_eq!(
+            record_count(&path),
+            plan.units().len(),
+            "cut at {cut}: a unit twice"
+        );
+        assert_eq!(report.merged.agreeing_duplicates, 0);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Number of units of the CLI's plan for N.
+fn cli_plan_units(n: u32) -> usize {
+    let out = queens(&["plan", &n.to_string(), "--summary", "--json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    json["units"].as_u64().unwrap() as usize
+}
+
+#[test]
+fn killed_processes_resume_to_the_exact_count() {
+    // Real kill -9 (SIGKILL) of `queens ledger-count N --threads 1` at several moments, then a
+    // final run. N is the first from 14 whose full count takes at least 0.8 s here, so the
+    // kills land mid-count whatever the engine's speed (about 3 s in all).
+    let dir = scratch("kill");
+    let mut chosen = None;
+    for n in 14..=18u32 {
+        let probe = dir.join(format!("probe-{n}.ledger"));
+        let start = std::time::Instant::now();
+        let out = queens(&[
+            "ledger-count",
+            &n.to_string(),
+            "--threads",
+            "1",
+            "--ledger",
+            probe.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let took = start.elapsed();
+        if took >= Duration::from_millis(800) || n == 18 {
+            chosen = Some((n, took));
+            break;
+        }
+    }
+    let (n, took) = chosen.unwrap();
+    let path = dir.join("killed.ledger");
+    let ledger = path.to_str().unwrap();
+    // Kill windows adding up to about 60% of a full run.
+    for permille in [20u32, 80, 120, 180, 200] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_queens"))
+            .args([
+                "ledger-count",
+                &n.to_string(),
+                "--threads",
+                "1",
+                "--ledger",
+                ledger,
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(took * permille / 1000);
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+    }
+    let out = queens(&["ledger-count", &n.to_string(), "--json", "--ledger", ledger]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    // The kills landed mid-count and kept their progress.
+    assert!(json["done_before"].as_u64().unwrap() > 0, "N = {n}: {json}");
+    assert!(json["counted_now"].as_u64().unwrap() > 0, "N = {n}: {json}");
+    assert_eq!(
+        json["solutions"].as_u64().unwrap() as u128,
+        known(n).solutions
+    );
+    assert_eq!(json["unique"].as_u64().unwrap() as u128, known(n).unique);
+    assert_eq!(
+        record_count(&path),
+        cli_plan_units(n),
+        "a unit recorded twice"
+    );
+    let out = queens(&["merge", ledger]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let k = known(n);
+    assert!(stdout(&out).starts_with(&format!(
+        "N = {n}: {} solutions, {} unique\n",
+        k.solutions, k.unique
+    )));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A complete, valid ledger of N = 10 written by the CLI, and its lines.
+fn valid_ledger(dir: &Path, name: &str) -> (PathBuf, Vec<String>) {
+    let path = dir.join(name);
+    let out = queens(&["ledger-count", "10", "--ledger", path.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines = std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    (path, lines)
+}
+
+/// A record with new counts and residues recomputed here, keeping its range and spec.
+fn with_counts(rec: Record, solutions: u128, unique: u128) -> Record {
+    Record {
+        count: UnitCount { solutions, unique },
+        mod13: [(solutions % 13) as u8, (unique % 13) as u8],
+        mod15: [(solutions % 15) as u8, (unique % 15) as u8],
+        ..rec
+    }
+}
+
+fn write_lines(path: &Path, lines: &[String]) {
+    std::fs::write(
+        path,
+        lines.iter().map(|l| format!("{l}\n")).collect::<String>(),
+    )
+    .unwrap();
+}
+
+/// The record on a line (1-based) of a valid ledger.
+fn record_at(lines: &[String], line: usize) -> Record {
+    match queens::ledger::parse_line(lines[line - 1].as_bytes()).unwrap() {
+        queens::ledger::Line::Record(r) => r,
+        other => panic!("line {line} is {other:?}"),
+    }
+}
+
+fn merge_cli(paths: &[&Path]) -> (Option<i32>, String) {
+    let mut args = vec!["merge".to_string()];
+    args.extend(paths.iter().map(|p| p.display().to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = queens(&args);
+    (out.status.code(), stdout(&out))
+}
+
+#[test]
+fn merge_reports_tampered_records() {
+    let dir = scratch("tamper");
+    let (good, lines) = valid_ledger(&dir, "good.ledger");
+    let (code, text) = merge_cli(&[&good]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.starts_with("N = 10: 724 solutions, 92 unique\n"),
+        "{text}"
+    );
+    let bad = dir.join("bad.ledger");
+    let name = bad.display().to_string();
+
+    // A count changed by hand: the line's checksum no longer matches.
+    let mut edited = lines.clone();
+    let rec = record_at(&lines, 5);
+    edited[4] = edited[4].replacen(
+        &format!("\"solutions\":\"{}\"", rec.count.solutions),
+        &format!("\"solutions\":\"{}\"", rec.count.solutions + 1),
+        1,
+    );
+    assert_ne!(edited[4], lines[4]);
+    write_lines(&bad, &edited);
+    let (code, text) = merge_cli(&[&bad]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains(&format!("{name}:5: checksum mismatch")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "missing 1 of {} units: {}",
+            lines.len() - 1,
+            rec.first
+        )),
+        "{text}"
+    );
+    // A run on that ledger counts the unit again; merge then totals it and still names the
+    // ignored line.
+    let out = queens(&["ledger-count", "10", "--ledger", &name]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("N = 10: 724 solutions, 92 unique\n"));
+    assert!(stderr(&out).contains(&format!("note: {name}:5: line ignored (checksum mismatch")));
+    let (code, text) = merge_cli(&[&bad]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.starts_with("N = 10: 724 solutions, 92 unique\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("ignored {name}:5: checksum mismatch")),
+        "{text}"
+    );
+
+    // A changed count with a recomputed line checksum: the residues give it away.
+    let mut forged = rec;
+    forged.count.solutions += 1;
+    let mut edited = lines.clone();
+    edited[4] = record_line(&forged).trim_end().to_string();
+    write_lines(&bad, &edited);
+    let (code, text) = merge_cli(&[&bad]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains(&format!("{name}:5: unit {}: residues", rec.first)),
+        "{text}"
+    );
+    assert!(text.contains("disagree with solutions"), "{text}");
+
+    // A wrong residue (line checksum recomputed).
+    let mut forged = rec;
+    forged.mod15[0] = (forged.mod15[0] + 1) % 15;
+    let mut edited = lines.clone();
+    edited[4] = record_line(&forged).trim_end().to_string();
+    write_lines(&bad, &edited);
+    let (code, text) = merge_cli(&[&bad]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains(&format!("{name}:5: unit {}: residues", rec.first)),
+        "{text}"
+    );
+
+    // A wrong spec checksum: the record is for some other unit.
+    let mut forged = rec;
+    forged.spec ^= 1;
+    let mut edited = lines.clone();
+    edited[4] = record_line(&forged).trim_end().to_string();
+    write_lines(&bad, &edited);
+    let (code, text) = merge_cli(&[&bad]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains(&format!("{name}:5: unit {}: spec checksum", rec.first)),
+        "{text}"
+    );
+
+    // A missing unit (its line deleted).
+    let mut edited = lines.clone();
+    edited.remove(7);
+    write_lines(&bad, &edited);
+    let (code, text) = merge_cli(&[&bad]);
+    assert_eq!(code, Some(1), "{text}");
+    let gone = record_at(&lines, 8).first;
+    assert!(
+        text.contains(&format!("missing 1 of {} units: {gone}\n", lines.len() - 1)),
+        "{text}"
+    );
+    assert!(
+        !text.contains("solutions,"),
+        "no total may be printed: {text}"
+    );
+
+    // A unit duplicated with a different (self-consistent) result, in a second file.
+    let other = dir.join("other.ledger");
+    let dup = with_counts(rec, rec.count.solutions + 1, rec.count.unique);
+    assert!(dup.residues_agree());
+    write_lines(
+        &other,
+        &[lines[0].clone(), record_line(&dup).trim_end().to_string()],
+    );
+    let (code, text) = merge_cli(&[&good, &other]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains(&format!(
+            "{}:2: unit {}: solutions {}, unique {} conflict with solutions {}, unique {} at {}:5",
+            other.display(),
+            rec.first,
+            rec.count.solutions + 1,
+            rec.count.unique,
+            rec.count.solutions,
+            rec.count.unique,
+            good.display()
+        )),
+        "{text}"
+    );
+    // ... while a duplicate with the same result is fine.
+    write_lines(&other, &[lines[0].clone(), lines[4].clone()]);
+    let (code, text) = merge_cli(&[&good, &other]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("(1 duplicate records agree)"), "{text}");
+
+    // A ledger of another N, and one of another plan of the same N.
+    let nine = dir.join("nine.ledger");
+    let out = queens(&["ledger-count", "9", "--ledger", nine.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let (code, text) = merge_cli(&[&good, &nine]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains(&format!(
+            "{}:1: ledger is for N = 9, not N = 10",
+            nine.display()
+        )),
+        "{text}"
+    );
+    let mut edited = lines.clone();
+    let queens::ledger::Line::Header(mut h) =
+        queens::ledger::parse_line(lines[0].as_bytes()).unwrap()
+    else {
+        panic!("line 1 is the header");
+    };
+    h.plan ^= 0xff;
+    edited[0] = header_line(&h).trim_end().to_string();
+    write_lines(&bad, &edited);
+    let (code, text) = merge_cli(&[&good, &bad]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains(&format!("{name}:1: ledger is for another plan of N = 10")),
+        "{text}"
+    );
+
+    // A torn last line is noted; its unit is missing until a run resumes.
+    let mut torn = std::fs::read(&good).unwrap();
+    torn.truncate(torn.len() - 10);
+    std::fs::write(&bad, &torn).unwrap();
+    let (code, text) = merge_cli(&[&bad]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains(&format!(
+            "note: {name}:{}: unfinished last line",
+            lines.len()
+        )),
+        "{text}"
+    );
+    assert!(text.contains("missing 1 of"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn runs_refuse_foreign_ledgers_and_bad_shards() {
+    let dir = scratch("refuse");
+    let path = dir.join("ten.ledger");
+    let ledger = path.to_str().unwrap();
+    let out = queens(&["ledger-count", "10", "--ledger", ledger]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("N = 10: 724 solutions, 92 unique\n"));
+    // Another N on the same ledger.
+    let out = queens(&["ledger-count", "11", "--ledger", ledger]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains(&format!(
+        "error: {ledger}:1: ledger is for N = 10, not N = 11"
+    )));
+    // Not a ledger at all.
+    let junk = dir.join("junk.txt");
+    std::fs::write(&junk, "hello\nworld\n").unwrap();
+    let out = queens(&["ledger-count", "10", "--ledger", junk.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("1: not a queens ledger"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&junk).unwrap(),
+        "hello\nworld\n",
+        "left untouched"
+    );
+    // Shards out of range or malformed, and a shard without a ledger.
+    for bad in ["4/4", "1/0", "a/4", "2"] {
+        let out = queens(&["ledger-count", "10", "--shard", bad, "--ledger", ledger]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert!(stderr(&out).contains("error:"), "{bad}");
+    }
+    let out = queens(&["ledger-count", "10", "--shard", "4/4", "--ledger", ledger]);
+    assert!(
+        stderr(&out).contains("I must be 0 to 3"),
+        "{}",
+        stderr(&out)
+    );
+    let out = queens(&["ledger-count", "10", "--shard", "1/4"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = queens(&["plan", "10", "--shard", "7/7"]);
+    assert_eq!(out.status.code(), Some(2));
+    // merge: unreadable and header-less inputs are bad input.
+    let out = queens(&["merge", dir.join("absent").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = queens(&["merge", junk.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("no ledger header"),
+        "{}",
+        stderr(&out)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_time_limit_stops_between_units_and_the_run_resumes() {
+    let dir = scratch("limit");
+    let path = dir.join("limited.ledger");
+    let ledger = path.to_str().unwrap();
+    let out = queens(&[
+        "ledger-count",
+        "12",
+        "--time-limit",
+        "0",
+        "--ledger",
+        ledger,
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(json["complete"], false);
+    assert_eq!(json["solutions"], serde_json::Value::Null);
+    assert_eq!(json["counted_now"], 0);
+    let out = queens(&["merge", ledger]);
+    assert_eq!(out.status.code(), Some(1));
+    let units = cli_plan_units(12);
+    assert!(
+        stdout(&out).contains(&format!(
+            "missing {units} of {units} units: 0-{}",
+            units - 1
+        )),
+        "{}",
+        stdout(&out)
+    );
+    let out = queens(&["ledger-count", "12", "--ledger", ledger]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout(&out).starts_with("N = 12: 14200 solutions, 1787 unique\n"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn plan_lists_stable_units_heaviest_first() {
+    let a = queens(&["plan", "11", "--json"]);
+    let b = queens(&["plan", "11", "--json"]);
+    assert_eq!(a.stdout, b.stdout, "the plan is deterministic");
+    let json: serde_json::Value = serde_json::from_slice(&a.stdout).unwrap();
+    let list = json["list"].as_array().unwrap();
+    assert_eq!(json["units"], list.len());
+    assert_eq!(json["units"], cli_plan_units(11));
+    for (i, u) in list.iter().enumerate() {
+        assert_eq!(u["id"], i);
+    }
+    let shard = queens(&["plan", "11", "--shard", "2/5", "--json"]);
+    let json: serde_json::Value = serde_json::from_slice(&shard.stdout).unwrap();
+    assert!(json["list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|u| u["id"].as_u64().unwrap() % 5 == 2));
+}
+
+/// Solutions extending a fixed first-row column, by plain recursion over column lists; a
+/// solution counts as unique when it equals its canonical form (`queens::board`).
+fn first_column_count(n: usize, first: usize) -> UnitCount {
+    fn go(n: usize, cols: &mut Vec<usize>, out: &mut UnitCount) {
+        let row = cols.len();
+        if row == n {
+            out.solutions += 1;
+            let (canonical, _) = queens::board::canonical_columns(cols);
+            out.unique += u128::from(canonical == *cols);
+            return;
+        }
+        for c in 0..n {
+            if cols
+                .iter()
+                .enumerate()
+                .all(|(r, &x)| x != c && x.abs_diff(c) != row - r)
+            {
+                cols.push(c);
+                go(n, cols, out);
+                cols.pop();
+            }
+        }
+    }
+    let mut out = UnitCount::default();
+    go(n, &mut vec![first], &mut out);
+    out
+}
+
+#[test]
+fn units_plan_adapts_any_engine_to_ledgers_and_shards() {
+    // An independent engine (first-row column units, canonical forms from queens::board) run
+    // through the adapter, in 3 shards, merged; and its ledger refused by the two-row plan.
+    let dir = scratch("adapter");
+    let n = 9u32;
+    let plan = queens::ledger::UnitsPlan::new(
+        n,
+        (0..n as usize).collect(),
+        |&c| vec![c as u64],
+        move |&c| first_column_count(n as usize, c),
+    );
+    let paths: Vec<PathBuf> = (0..3)
+        .map(|i| {
+            let path = dir.join(format!("adapter-{i}.ledger"));
+            run(&plan, &path, Some(Shard { index: i, count: 3 }), &opts(2)).unwrap();
+            path
+        })
+        .collect();
+    let merged = merge_files(&plan, &paths);
+    assert!(merged.is_complete(), "{:?}", merged.problems);
+    assert_eq!(merged.total, known(n));
+    let other = TwoRowPlan::new(n).unwrap();
+    let err = run(&other, &paths[0], None, &opts(2)).unwrap_err();
+    assert!(err.to_string().contains("another plan of N = 9"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn corrupted_bytes_never_give_a_wrong_count() {
+    // 150 ledgers of N = 8, each with one to three bytes changed or cut out: a resumed run either
+    // refuses the file (a damaged header) or recounts what it cannot trust and gets the exact
+    // value, and merge then agrees.
+    let dir = scratch("corrupt");
+    let plan = TwoRowPlan::new(8).unwrap();
+    let base_path = dir.join("base.ledger");
+    run(&plan, &base_path, None, &opts(1)).unwrap();
+    let base = std::fs::read(&base_path).unwrap();
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move |bound: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % bound as u64) as usize
+    };
+    let (mut refused, mut recounted) = (0, 0);
+    for case in 0..150 {
+        let mut bytes = base.clone();
+        for _ in 0..1 + next(3) {
+            let at = next(bytes.len());
+            if next(2) == 0 {
+                bytes[at] = b"0123456789\",:{}[]-\n\xff abcdef"[next(26)];
+            } else {
+                let end = (at + 1 + next(30)).min(bytes.len());
+                bytes.drain(at..end);
+            }
+        }
+        let path = dir.join(format!("case-{case}.ledger"));
+        std::fs::write(&path, &bytes).unwrap();
+        match run(&plan, &path, None, &opts(1)) {
+            Ok(report) => {
+                assert!(report.merged.is_complete(), "case {case}");
+                assert_eq!(report.merged.total, known(8), "case {case}");
+                recounted += usize::from(report.counted_now > 0);
+                let merged = merge_files(&plan, std::slice::from_ref(&path));
+                assert!(merged.is_complete(), "case {case}: {:?}", merged.problems);
+                assert_eq!(merged.total, known(8), "case {case}");
+            }
+            Err(queens::ledger::LedgerError::Refused(why)) => {
+                assert!(why.contains(":1:"), "case {case}: {why}");
+                refused += 1;
+            }
+            Err(e) => panic!("case {case}: {e}"),
+        }
+        let _ = std::fs::remove_file(&path);
+    }
+    assert!(
+        refused > 0 && recounted > 100,
+        "{refused} refused, {recounted} recounted"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
