@@ -1,0 +1,437 @@
+//! Target solutions and their relaxed costs.
+//!
+//! The relaxed cost of reaching an N-queens solution `S` from queens `Q` (blocking ignored) is
+//! `2m - M`: `m` queens stand off `S` (each needs one or two moves; the queens on `S` stay,
+//! which is never worse), and `M` is a maximum matching between those queens and the `m` free
+//! squares of `S`, an edge joining a queen to a square on one of its lines (one move instead of
+//! two).
+
+use crate::Deadline;
+use std::sync::OnceLock;
+
+/// A queen or square as `(row, col)`, both below 64.
+pub(crate) type Sq = (u8, u8);
+
+/// Whether two distinct squares share a row, column or diagonal.
+#[inline]
+pub(crate) fn lines_meet(a: Sq, b: Sq) -> bool {
+    a.0 == b.0
+        || a.1 == b.1
+        || (a.0 as i32 - a.1 as i32) == (b.0 as i32 - b.1 as i32)
+        || (a.0 as u32 + a.1 as u32) == (b.0 as u32 + b.1 as u32)
+}
+
+/// Side lengths whose full solution lists are precomputed (at most 724 solutions).
+pub(crate) const LISTED_UP_TO: usize = 10;
+
+/// Every N-queens solution of side `n` (`n <= LISTED_UP_TO`), as the column of each row, in
+/// lexicographic order. Computed once per side.
+pub(crate) fn all_solutions(n: usize) -> &'static [Vec<u8>] {
+    static LISTS: [OnceLock<Vec<Vec<u8>>>; LISTED_UP_TO + 1] = [const { OnceLock::new() }; 11];
+    assert!(n <= LISTED_UP_TO);
+    LISTS[n].get_or_init(|| {
+        let mut out = Vec::new();
+        let mut cols = vec![0u8; n];
+        fn place(
+            n: usize,
+            row: usize,
+            used: (u64, u64, u64),
+            cols: &mut [u8],
+            out: &mut Vec<Vec<u8>>,
+        ) {
+            if row == n {
+                out.push(cols.to_vec());
+                return;
+            }
+            for c in 0..n {
+                let (cm, dm, am) = (1u64 << c, 1u64 << (row + n - 1 - c), 1u64 << (row + c));
+                if used.0 & cm == 0 && used.1 & dm == 0 && used.2 & am == 0 {
+                    cols[row] = c as u8;
+                    place(n, row + 1, (used.0 | cm, used.1 | dm, used.2 | am), cols, out);
+                }
+            }
+        }
+        if n > 0 {
+            place(n, 0, (0, 0, 0), &mut cols, &mut out);
+        }
+        out
+    })
+}
+
+/// One N-queens solution for any `n >= 4` (or `n == 1`) by the classical explicit construction;
+/// `None` for `n` = 2, 3.
+pub(crate) fn explicit_solution(n: usize) -> Option<Vec<u8>> {
+    if n == 1 {
+        return Some(vec![0]);
+    }
+    if n < 4 {
+        return None;
+    }
+    // 1-based columns: the even ones, then the odd ones, adjusted for n mod 6 = 2 or 3.
+    let mut evens: Vec<usize> = (1..=n).filter(|c| c % 2 == 0).collect();
+    let mut odds: Vec<usize> = (1..=n).filter(|c| c % 2 == 1).collect();
+    match n % 6 {
+        2 => {
+            odds.swap(0, 1);
+            let five = odds.iter().position(|&c| c == 5).expect("n >= 8 here");
+            let v = odds.remove(five);
+            odds.push(v);
+        }
+        3 => {
+            let two = evens.remove(0);
+            evens.push(two);
+            odds.drain(0..2);
+            odds.push(1);
+            odds.push(3);
+        }
+        _ => {}
+    }
+    Some(evens.into_iter().chain(odds).map(|c| (c - 1) as u8).collect())
+}
+
+/// Reusable buffers for [`cost`].
+pub(crate) struct Scratch {
+    misplaced: [Sq; 64],
+    free: [Sq; 64],
+    adj: [u64; 64],
+    owner: [u8; 64],
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch {
+            misplaced: [(0, 0); 64],
+            free: [(0, 0); 64],
+            adj: [0; 64],
+            owner: [u8::MAX; 64],
+        }
+    }
+}
+
+fn augment(i: usize, adj: &[u64], owner: &mut [u8], visited: &mut u64) -> bool {
+    let mut cand = adj[i] & !*visited;
+    while cand != 0 {
+        let j = cand.trailing_zeros() as usize;
+        cand &= cand - 1;
+        *visited |= 1 << j;
+        if owner[j] == u8::MAX || augment(owner[j] as usize, adj, owner, visited) {
+            owner[j] = i as u8;
+            return true;
+        }
+    }
+    false
+}
+
+/// The relaxed cost of reaching the solution `cols` from `queens`, or `None` when it exceeds
+/// `budget`. Allocation-free.
+pub(crate) fn cost(queens: &[Sq], cols: &[u8], budget: u32, s: &mut Scratch) -> Option<u32> {
+    let mut on_rows = 0u64;
+    let mut m = 0usize;
+    for &q in queens {
+        if cols[q.0 as usize] == q.1 {
+            on_rows |= 1 << q.0;
+        } else {
+            s.misplaced[m] = q;
+            m += 1;
+        }
+    }
+    if m as u32 > budget {
+        return None;
+    }
+    if m == 0 {
+        return Some(0);
+    }
+    let mut k = 0;
+    for (r, &c) in cols.iter().enumerate() {
+        if on_rows >> r & 1 == 0 {
+            s.free[k] = (r as u8, c);
+            k += 1;
+        }
+    }
+    debug_assert_eq!(k, m);
+    for i in 0..m {
+        let q = s.misplaced[i];
+        let mut bits = 0u64;
+        for j in 0..m {
+            if lines_meet(q, s.free[j]) {
+                bits |= 1 << j;
+            }
+        }
+        s.adj[i] = bits;
+        s.owner[i] = u8::MAX;
+    }
+    let mut matched = 0usize;
+    for i in 0..m {
+        let mut visited = 0u64;
+        if s.adj[i] != 0 && augment(i, &s.adj[..m], &mut s.owner[..m], &mut visited) {
+            matched += 1;
+        }
+        // Even if every later queen were matched, is the cost still over budget?
+        let best_possible = matched + (m - i - 1);
+        if (2 * m - best_possible) as u32 > budget {
+            return None;
+        }
+    }
+    Some((2 * m - matched) as u32)
+}
+
+/// The relaxed cost of reaching `cols` and a queen-to-square assignment achieving it.
+pub(crate) fn cost_with_assignment(queens: &[Sq], cols: &[u8]) -> (u32, Vec<(Sq, Sq)>) {
+    let mut s = Scratch::default();
+    let value = cost(queens, cols, u32::MAX, &mut s).expect("no budget");
+    let mut pairs: Vec<(Sq, Sq)> = queens
+        .iter()
+        .filter(|q| cols[q.0 as usize] == q.1)
+        .map(|&q| (q, q))
+        .collect();
+    let m = queens.len() - pairs.len();
+    if m > 0 {
+        let mut used_queen = [false; 64];
+        for j in 0..m {
+            if s.owner[j] != u8::MAX {
+                pairs.push((s.misplaced[s.owner[j] as usize], s.free[j]));
+                used_queen[s.owner[j] as usize] = true;
+            }
+        }
+        let mut free_left = (0..m).filter(|&j| s.owner[j] == u8::MAX);
+        for (i, &used) in used_queen.iter().enumerate().take(m) {
+            if !used {
+                let j = free_left.next().expect("as many free squares as queens");
+                pairs.push((s.misplaced[i], s.free[j]));
+            }
+        }
+    }
+    pairs.sort();
+    (value, pairs)
+}
+
+/// A lower bound on the moves of any repair: on every row (column, diagonal, anti-diagonal) all
+/// queens but one must move, so the larger of the four family totals.
+pub(crate) fn line_bound(n: usize, queens: &[Sq]) -> u32 {
+    let mut best = 0;
+    for family in 0..4 {
+        let mut counts = [0u32; 128];
+        for &(r, c) in queens {
+            let line = match family {
+                0 => r as usize,
+                1 => c as usize,
+                2 => r as usize + n - 1 - c as usize,
+                _ => r as usize + c as usize,
+            };
+            counts[line] += 1;
+        }
+        best = best.max(counts.iter().map(|&k| k.saturating_sub(1)).sum());
+    }
+    best
+}
+
+/// What [`search`] did.
+pub(crate) struct Found {
+    /// The solutions found, with their costs (see [`search`] for which).
+    pub solutions: Vec<(u32, Vec<u8>)>,
+    /// Whether the search ran to the end (false: stopped by the deadline).
+    pub complete: bool,
+}
+
+/// How [`search`] keeps solutions.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Keep one cheapest solution (the first in search order among the cheapest), starting from
+    /// the incumbent cost `limit + 1`: only solutions of cost at most `limit` are accepted.
+    Best,
+    /// Keep every solution of cost at most `limit`, in search order.
+    All,
+}
+
+/// Cap on the number of solutions [`Mode::All`] keeps; more are cut off (the search result is
+/// then marked incomplete).
+pub(crate) const MAX_KEPT: usize = 200_000;
+
+/// Solutions of cost at most `limit` from `queens` (see [`Mode`]).
+pub(crate) fn search(
+    n: usize,
+    queens: &[Sq],
+    limit: u32,
+    mode: Mode,
+    deadline: &Deadline,
+) -> Found {
+    let mut scratch = Scratch::default();
+    if n <= LISTED_UP_TO {
+        let mut out: Vec<(u32, Vec<u8>)> = Vec::new();
+        let mut limit = limit;
+        for cols in all_solutions(n) {
+            if let Some(c) = cost(queens, cols, limit, &mut scratch) {
+                match mode {
+                    Mode::Best => {
+                        out.clear();
+                        out.push((c, cols.clone()));
+                        if c == 0 {
+                            break;
+                        }
+                        limit = c - 1;
+                    }
+                    Mode::All => out.push((c, cols.clone())),
+                }
+            }
+        }
+        return Found {
+            solutions: out,
+            complete: true,
+        };
+    }
+    let mut occ = [0u64; 64];
+    for &(r, c) in queens {
+        occ[r as usize] |= 1 << c;
+    }
+    let mut dfs = Dfs {
+        n,
+        queens,
+        occ,
+        counted: [0; 64],
+        cols: vec![0; n],
+        limit,
+        mode,
+        out: Vec::new(),
+        scratch,
+        deadline,
+        nodes: 0,
+        stopped: false,
+        undo: Vec::with_capacity(64 * 64),
+    };
+    dfs.row(0, 0, 0, 0, 0);
+    Found {
+        solutions: dfs.out,
+        complete: !dfs.stopped,
+    }
+}
+
+struct Dfs<'a> {
+    n: usize,
+    queens: &'a [Sq],
+    occ: [u64; 64],
+    /// Queens already known to be off the solution being built (rows not yet placed).
+    counted: [u64; 64],
+    cols: Vec<u8>,
+    limit: u32,
+    mode: Mode,
+    out: Vec<(u32, Vec<u8>)>,
+    scratch: Scratch,
+    deadline: &'a Deadline,
+    nodes: u64,
+    stopped: bool,
+    undo: Vec<(u8, u64)>,
+}
+
+impl Dfs<'_> {
+    /// Places row `row`; `known` queens are already certain to be off the solution.
+    fn row(&mut self, row: usize, known: u32, cm: u64, dm: u128, am: u128) {
+        if self.stopped {
+            return;
+        }
+        self.nodes += 1;
+        if self.nodes & 4095 == 0 && self.deadline.reached() {
+            self.stopped = true;
+            return;
+        }
+        let n = self.n;
+        if row == n {
+            if let Some(c) = cost(self.queens, &self.cols, self.limit, &mut self.scratch) {
+                match self.mode {
+                    Mode::Best => {
+                        self.out.clear();
+                        self.out.push((c, self.cols.clone()));
+                        // Only strictly cheaper solutions from now on.
+                        if c == 0 {
+                            self.stopped = true;
+                        } else {
+                            self.limit = c - 1;
+                        }
+                    }
+                    Mode::All => {
+                        if self.out.len() >= MAX_KEPT {
+                            self.stopped = true;
+                            return;
+                        }
+                        self.out.push((c, self.cols.clone()));
+                    }
+                }
+            }
+            return;
+        }
+        let free = !cm
+            & !((dm >> row) as u64).reverse_bits_n(n)
+            & !((am >> row) as u64)
+            & mask(n);
+        if free == 0 {
+            return;
+        }
+        // The queens of this row first (keeping a queen in place is usually cheap).
+        let own = self.occ[row] & free;
+        for pass in 0..2 {
+            let mut cand = if pass == 0 { own } else { free & !own };
+            while cand != 0 {
+                let c = cand.trailing_zeros() as usize;
+                cand &= cand - 1;
+                // The other queens of this row are now off the solution.
+                let row_extra =
+                    (self.occ[row] & !self.counted[row] & !(1u64 << c)).count_ones();
+                let mut add = row_extra;
+                let mark = self.undo.len();
+                for r2 in row + 1..n {
+                    let d = r2 - row;
+                    let mut hit = 1u64 << c;
+                    if c + d < n {
+                        hit |= 1 << (c + d);
+                    }
+                    if c >= d {
+                        hit |= 1 << (c - d);
+                    }
+                    let fresh = self.occ[r2] & hit & !self.counted[r2];
+                    if fresh != 0 {
+                        self.counted[r2] |= fresh;
+                        self.undo.push((r2 as u8, fresh));
+                        add += fresh.count_ones();
+                    }
+                }
+                if known + add <= self.limit {
+                    self.cols[row] = c as u8;
+                    self.row(
+                        row + 1,
+                        known + add,
+                        cm | 1 << c,
+                        dm | 1u128 << (row + n - 1 - c),
+                        am | 1u128 << (row + c),
+                    );
+                }
+                while self.undo.len() > mark {
+                    let (r2, bits) = self.undo.pop().expect("mark below length");
+                    self.counted[r2 as usize] &= !bits;
+                }
+                if self.stopped {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+fn mask(n: usize) -> u64 {
+    if n == 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
+/// Reverses the low `n` bits (bit `i` goes to bit `n - 1 - i`).
+trait ReverseLow {
+    fn reverse_bits_n(self, n: usize) -> u64;
+}
+
+impl ReverseLow for u64 {
+    #[inline]
+    fn reverse_bits_n(self, n: usize) -> u64 {
+        (self & mask(n)).reverse_bits() >> (64 - n)
+    }
+}
+
