@@ -146,8 +146,8 @@ pub fn relaxed(position: &Position, options: &Options) -> Result<Relaxed, Repair
     };
     let n = position.n;
     let deadline = options.deadline();
-    let found = targets::search(n, &queens, 2 * n as u32, Mode::Best, &deadline);
-    let cols = match found.solutions.into_iter().next() {
+    let found = targets::cheapest(n, &queens, &deadline);
+    let cols = match found.best {
         Some((_, cols)) => cols,
         None => targets::explicit_solution(n).expect("n >= 4"),
     };
@@ -187,10 +187,11 @@ pub fn plan(position: &Position, options: &Options) -> Result<Plan, RepairError>
     };
     let n = position.n;
     let deadline = options.deadline();
-    let found = targets::search(n, &queens, 2 * n as u32, Mode::Best, &deadline);
+    let found = targets::cheapest(n, &queens, &deadline);
     let relaxed_complete = found.complete;
+    let relaxed_lower = found.lower;
     let explicit = targets::explicit_solution(n).expect("n >= 4");
-    let best_cols = match found.solutions.into_iter().next() {
+    let best_cols = match found.best {
         Some((_, cols)) => cols,
         None => explicit.clone(),
     };
@@ -212,7 +213,7 @@ pub fn plan(position: &Position, options: &Options) -> Result<Plan, RepairError>
     let mut lower = if relaxed_complete {
         relaxed_value
     } else {
-        targets::line_bound(n, &queens)
+        relaxed_lower
     };
     let mut nodes = 0;
     let mut proven = false;

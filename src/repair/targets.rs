@@ -225,6 +225,73 @@ pub(crate) fn line_bound(n: usize, queens: &[Sq]) -> u32 {
     best
 }
 
+/// A cheapest target found by [`cheapest`].
+pub(crate) struct Cheapest {
+    /// The solution (column of each row) and its relaxed cost, when one was found.
+    pub best: Option<(u32, Vec<u8>)>,
+    /// A proven lower bound on the relaxed value (equal to the cost when `complete`).
+    pub lower: u32,
+    /// Whether the best cost is proven minimal.
+    pub complete: bool,
+}
+
+/// Nodes spent looking for a first cheap target before the bounded passes.
+const INCUMBENT_NODES: u64 = 50_000;
+
+/// The relaxed value: a cheapest solution from `queens` and its cost. Small sides evaluate every
+/// solution; larger ones first look briefly for a cheap solution, then run depth-first passes
+/// that admit only solutions of cost at most `L` for `L` = a lower bound, +1, ... (each refuted
+/// pass proves the value above `L`; the first success is the minimum).
+pub(crate) fn cheapest(n: usize, queens: &[Sq], deadline: &Deadline) -> Cheapest {
+    let floor = line_bound(n, queens);
+    if n <= LISTED_UP_TO {
+        let f = search(n, queens, 2 * n as u32, Mode::Best, deadline);
+        let best = f.solutions.into_iter().next();
+        let lower = best.as_ref().map_or(floor, |b| b.0);
+        return Cheapest {
+            best,
+            lower,
+            complete: true,
+        };
+    }
+    let quick = search_capped(n, queens, 2 * n as u32, Mode::Best, deadline, INCUMBENT_NODES);
+    let mut best = quick.solutions.into_iter().next();
+    if quick.complete {
+        let lower = best.as_ref().map_or(floor, |b| b.0);
+        return Cheapest {
+            best,
+            lower,
+            complete: true,
+        };
+    }
+    let mut lower = floor;
+    loop {
+        if best.as_ref().is_some_and(|b| b.0 <= lower) {
+            return Cheapest {
+                best,
+                lower,
+                complete: true,
+            };
+        }
+        let pass = search(n, queens, lower, Mode::First, deadline);
+        if let Some(found) = pass.solutions.into_iter().next() {
+            return Cheapest {
+                lower: found.0,
+                best: Some(found),
+                complete: true,
+            };
+        }
+        if !pass.complete {
+            return Cheapest {
+                best,
+                lower,
+                complete: false,
+            };
+        }
+        lower += 1;
+    }
+}
+
 /// What [`search`] did.
 pub(crate) struct Found {
     /// The solutions found, with their costs (see [`search`] for which).
@@ -241,6 +308,8 @@ pub(crate) enum Mode {
     Best,
     /// Keep every solution of cost at most `limit`, in search order.
     All,
+    /// Keep the first solution found of cost at most `limit` and stop.
+    First,
 }
 
 /// Cap on the number of solutions [`Mode::All`] keeps; more are cut off (the search result is
@@ -254,6 +323,19 @@ pub(crate) fn search(
     limit: u32,
     mode: Mode,
     deadline: &Deadline,
+) -> Found {
+    search_capped(n, queens, limit, mode, deadline, u64::MAX)
+}
+
+/// [`search`] that gives up (incomplete) after `node_cap` nodes; in [`Mode::Best`] it also
+/// stops at the first solution of cost at most `limit` when `first` is set.
+fn search_capped(
+    n: usize,
+    queens: &[Sq],
+    limit: u32,
+    mode: Mode,
+    deadline: &Deadline,
+    node_cap: u64,
 ) -> Found {
     let mut scratch = Scratch::default();
     if n <= LISTED_UP_TO {
@@ -271,6 +353,10 @@ pub(crate) fn search(
                         limit = c - 1;
                     }
                     Mode::All => out.push((c, cols.clone())),
+                    Mode::First => {
+                        out.push((c, cols.clone()));
+                        break;
+                    }
                 }
             }
         }
@@ -295,13 +381,15 @@ pub(crate) fn search(
         scratch,
         deadline,
         nodes: 0,
+        node_cap,
         stopped: false,
         undo: Vec::with_capacity(64 * 64),
     };
-    dfs.row(0, 0, 0, 0, 0);
+    dfs.start();
+    let complete = !dfs.stopped || (mode == Mode::First && !dfs.out.is_empty());
     Found {
         solutions: dfs.out,
-        complete: !dfs.stopped,
+        complete,
     }
 }
 
@@ -318,18 +406,71 @@ struct Dfs<'a> {
     scratch: Scratch,
     deadline: &'a Deadline,
     nodes: u64,
+    node_cap: u64,
     stopped: bool,
     undo: Vec<(u8, u64)>,
 }
 
+/// Counts behind the bound of a partial solution (rows `0..row` placed).
+///
+/// A queen is *live* when it stands in an unplaced row and is not yet known to be off the
+/// solution. The misplaced queens number `n - (placed rows whose square holds a queen) - (live
+/// queens that end on the solution)`, and at most one live queen per unplaced row and per unused
+/// column ends on it: so `m >= n - on_placed - min(live rows, live columns)`.
+#[derive(Clone, Copy)]
+struct Live {
+    row_live: [u8; 64],
+    col_live: [u8; 64],
+    live_rows: u32,
+    live_cols: u32,
+    on_placed: u32,
+}
+
+impl Live {
+    fn bound(&self, n: usize) -> u32 {
+        n as u32 - self.on_placed - self.live_rows.min(self.live_cols)
+    }
+
+    /// The live queen at `(r, c)` is no longer live; `used` holds the used columns.
+    fn kill(&mut self, r: usize, c: usize, used: u64) {
+        self.row_live[r] -= 1;
+        if self.row_live[r] == 0 {
+            self.live_rows -= 1;
+        }
+        self.col_live[c] -= 1;
+        if self.col_live[c] == 0 && used >> c & 1 == 0 {
+            self.live_cols -= 1;
+        }
+    }
+}
+
 impl Dfs<'_> {
-    /// Places row `row`; `known` queens are already certain to be off the solution.
-    fn row(&mut self, row: usize, known: u32, cm: u64, dm: u128, am: u128) {
+    fn start(&mut self) {
+        let mut live = Live {
+            row_live: [0; 64],
+            col_live: [0; 64],
+            live_rows: 0,
+            live_cols: 0,
+            on_placed: 0,
+        };
+        for &(r, c) in self.queens {
+            live.row_live[r as usize] += 1;
+            live.col_live[c as usize] += 1;
+        }
+        live.live_rows = live.row_live.iter().filter(|&&k| k > 0).count() as u32;
+        live.live_cols = live.col_live.iter().filter(|&&k| k > 0).count() as u32;
+        if live.bound(self.n) <= self.limit {
+            self.row(0, &live, 0, 0, 0);
+        }
+    }
+
+    /// Places row `row` given the live counts of the rows above.
+    fn row(&mut self, row: usize, live: &Live, cm: u64, dm: u128, am: u128) {
         if self.stopped {
             return;
         }
         self.nodes += 1;
-        if self.nodes & 4095 == 0 && self.deadline.reached() {
+        if self.nodes >= self.node_cap || (self.nodes & 4095 == 0 && self.deadline.reached()) {
             self.stopped = true;
             return;
         }
@@ -346,6 +487,10 @@ impl Dfs<'_> {
                         } else {
                             self.limit = c - 1;
                         }
+                    }
+                    Mode::First => {
+                        self.out.push((c, self.cols.clone()));
+                        self.stopped = true;
                     }
                     Mode::All => {
                         if self.out.len() >= MAX_KEPT {
@@ -372,10 +517,29 @@ impl Dfs<'_> {
             while cand != 0 {
                 let c = cand.trailing_zeros() as usize;
                 cand &= cand - 1;
-                // The other queens of this row are now off the solution.
-                let row_extra =
-                    (self.occ[row] & !self.counted[row] & !(1u64 << c)).count_ones();
-                let mut add = row_extra;
+                let used = cm | 1 << c;
+                let mut next = *live;
+                // Column c becomes used: it no longer counts as a live column.
+                let row_queens = self.occ[row] & !self.counted[row];
+                if next.col_live[c] > 0 && row_queens >> c & 1 == 0 {
+                    next.live_cols -= 1;
+                }
+                // The queens of this row leave the live pool; the one on (row, c) stays put.
+                let mut bits = row_queens;
+                while bits != 0 {
+                    let c2 = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    if c2 == c {
+                        next.on_placed += 1;
+                        next.row_live[row] -= 1;
+                        if next.row_live[row] == 0 {
+                            next.live_rows -= 1;
+                        }
+                        next.col_live[c] -= 1;
+                    } else {
+                        next.kill(row, c2, used);
+                    }
+                }
                 let mark = self.undo.len();
                 for r2 in row + 1..n {
                     let d = r2 - row;
@@ -390,15 +554,20 @@ impl Dfs<'_> {
                     if fresh != 0 {
                         self.counted[r2] |= fresh;
                         self.undo.push((r2 as u8, fresh));
-                        add += fresh.count_ones();
+                        let mut f = fresh;
+                        while f != 0 {
+                            let c2 = f.trailing_zeros() as usize;
+                            f &= f - 1;
+                            next.kill(r2, c2, used);
+                        }
                     }
                 }
-                if known + add <= self.limit {
+                if next.bound(n) <= self.limit {
                     self.cols[row] = c as u8;
                     self.row(
                         row + 1,
-                        known + add,
-                        cm | 1 << c,
+                        &next,
+                        used,
                         dm | 1u128 << (row + n - 1 - c),
                         am | 1u128 << (row + c),
                     );
