@@ -69,8 +69,10 @@ pub(super) fn run(text: &str, out: &mut dyn Write) -> Result<(), JudgeError> {
     let options = Options::default();
     for case in 1..=count {
         let case_no = case as usize;
-        let position =
-            read_board(&mut tokens).map_err(|source| JudgeError::BadCase { case: case_no, source })?;
+        let position = read_board(&mut tokens).map_err(|source| JudgeError::BadCase {
+            case: case_no,
+            source,
+        })?;
         let answer = repair::relaxed(&position, &options).map_err(|e| JudgeError::BadCase {
             case: case_no,
             source: ParseError::at(header.line, header.col, e.to_string()),

@@ -250,7 +250,10 @@ pub fn plan(position: &Position, options: &Options) -> Result<Plan, RepairError>
     let path = best_plan.expect("a plan exists for n >= 4");
     let mut board: Vec<Sq> = queens.clone();
     for &(from, to) in &path {
-        let k = board.iter().position(|&q| q == from).expect("plan moves a queen");
+        let k = board
+            .iter()
+            .position(|&q| q == from)
+            .expect("plan moves a queen");
         board[k] = to;
     }
     board.sort_unstable();

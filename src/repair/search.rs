@@ -76,7 +76,7 @@ pub(crate) fn within(
     budget: u32,
     deadline: &Deadline,
 ) -> (Outcome, u64) {
-    let keys = zobrist(0x5EED_0F_0E1E_5u64);
+    let keys = zobrist(0x05EE_D0F0_E1E5_u64);
     let mut occ = [0u64; 64];
     let mut key = 0u128;
     for &(r, c) in queens {

@@ -47,7 +47,13 @@ pub(crate) fn all_solutions(n: usize) -> &'static [Vec<u8>] {
                 let (cm, dm, am) = (1u64 << c, 1u64 << (row + n - 1 - c), 1u64 << (row + c));
                 if used.0 & cm == 0 && used.1 & dm == 0 && used.2 & am == 0 {
                     cols[row] = c as u8;
-                    place(n, row + 1, (used.0 | cm, used.1 | dm, used.2 | am), cols, out);
+                    place(
+                        n,
+                        row + 1,
+                        (used.0 | cm, used.1 | dm, used.2 | am),
+                        cols,
+                        out,
+                    );
                 }
             }
         }
@@ -86,7 +92,13 @@ pub(crate) fn explicit_solution(n: usize) -> Option<Vec<u8>> {
         }
         _ => {}
     }
-    Some(evens.into_iter().chain(odds).map(|c| (c - 1) as u8).collect())
+    Some(
+        evens
+            .into_iter()
+            .chain(odds)
+            .map(|c| (c - 1) as u8)
+            .collect(),
+    )
 }
 
 /// Reusable buffers for [`cost`].
@@ -254,8 +266,15 @@ pub(crate) fn cheapest(n: usize, queens: &[Sq], deadline: &Deadline) -> Cheapest
             complete: true,
         };
     }
-    let quick = search_capped(n, queens, 2 * n as u32, Mode::Best, deadline, INCUMBENT_NODES);
-    let mut best = quick.solutions.into_iter().next();
+    let quick = search_capped(
+        n,
+        queens,
+        2 * n as u32,
+        Mode::Best,
+        deadline,
+        INCUMBENT_NODES,
+    );
+    let best = quick.solutions.into_iter().next();
     if quick.complete {
         let lower = best.as_ref().map_or(floor, |b| b.0);
         return Cheapest {
@@ -503,10 +522,7 @@ impl Dfs<'_> {
             }
             return;
         }
-        let free = !cm
-            & !((dm >> row) as u64).reverse_bits_n(n)
-            & !((am >> row) as u64)
-            & mask(n);
+        let free = !cm & !((dm >> row) as u64).reverse_bits_n(n) & !((am >> row) as u64) & mask(n);
         if free == 0 {
             return;
         }
@@ -604,3 +620,60 @@ impl ReverseLow for u64 {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::columns_to_squares;
+    use crate::verify::n_queens_solution;
+
+    #[test]
+    fn explicit_solutions_are_solutions() {
+        for n in (4..=64).chain([1]) {
+            let cols: Vec<usize> = explicit_solution(n)
+                .unwrap()
+                .iter()
+                .map(|&c| c as usize)
+                .collect();
+            n_queens_solution(n, &columns_to_squares(&cols)).unwrap();
+        }
+        assert!(explicit_solution(2).is_none() && explicit_solution(3).is_none());
+    }
+
+    #[test]
+    fn listed_solution_counts() {
+        let counts: Vec<usize> = (1..=10).map(|n| all_solutions(n).len()).collect();
+        assert_eq!(counts, [1, 0, 0, 2, 10, 4, 40, 92, 352, 724]);
+    }
+
+    #[test]
+    fn bounded_passes_find_the_minimum_over_all_solutions() {
+        // n = 11, 12: the pruned search against the minimum over every solution (enumerated by
+        // the same search with no effective bound, so every solution is a leaf).
+        let mut x = 0x1234_5678u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for n in [11usize, 12] {
+            for _ in 0..4 {
+                let mut queens: Vec<Sq> = Vec::new();
+                while queens.len() < n {
+                    let s = ((next() % n as u64) as u8, (next() % n as u64) as u8);
+                    if !queens.contains(&s) {
+                        queens.push(s);
+                    }
+                }
+                let every = search(n, &queens, 2 * n as u32, Mode::All, &Deadline::never());
+                assert!(every.complete);
+                assert_eq!(every.solutions.len(), if n == 11 { 2680 } else { 14200 });
+                let min = every.solutions.iter().map(|s| s.0).min().unwrap();
+                let got = cheapest(n, &queens, &Deadline::never());
+                assert!(got.complete);
+                assert_eq!(got.best.unwrap().0, min);
+                assert!(line_bound(n, &queens) <= min);
+            }
+        }
+    }
+}
