@@ -89,6 +89,9 @@ pub struct Plan {
     pub nodes: u64,
 }
 
+/// Nodes allowed to the first search aimed at the relaxed target alone.
+const AIMED_NODES: u64 = 2_000;
+
 fn to_sq(s: Square) -> Sq {
     (s.row as u8, s.col as u8)
 }
@@ -232,9 +235,21 @@ pub fn plan(position: &Position, options: &Options) -> Result<Plan, RepairError>
         } else {
             crate::Deadline::never()
         };
+        if budget == relaxed_value {
+            // Most positions have a plan of R moves to the relaxed target itself: a short
+            // search aimed at it alone usually finds one, and then it is optimal.
+            let aimed = std::slice::from_ref(&best_cols);
+            let (outcome, visited) = search::within(n, &queens, aimed, budget, &stop, AIMED_NODES);
+            nodes += visited;
+            if let search::Outcome::Found(path) = outcome {
+                best_plan = Some(path);
+                proven = true;
+                break;
+            }
+        }
         let reach = targets::search(n, &queens, budget, Mode::All, &stop);
         let cols: Vec<Vec<u8>> = reach.solutions.into_iter().map(|(_, c)| c).collect();
-        let (outcome, visited) = search::within(n, &queens, &cols, budget, &stop);
+        let (outcome, visited) = search::within(n, &queens, &cols, budget, &stop, u64::MAX);
         nodes += visited;
         match outcome {
             search::Outcome::Found(path) => {

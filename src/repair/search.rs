@@ -20,7 +20,7 @@ pub(crate) enum Outcome {
     Found(Vec<(Sq, Sq)>),
     /// No plan within the budget exists.
     Refuted,
-    /// The deadline stopped the search.
+    /// The deadline or the node cap stopped the search.
     Stopped,
 }
 
@@ -61,20 +61,23 @@ struct State<'a> {
     scratch: Scratch,
     deadline: &'a Deadline,
     nodes: u64,
+    node_cap: u64,
     stopped: bool,
     /// Per depth: the active targets and the children, reused to avoid allocation.
     active: Vec<Vec<u32>>,
     children: Vec<Vec<(u32, u8, Sq)>>,
 }
 
-/// Searches for a plan of at most `budget` moves from `queens` to any of `targets` (which must
-/// hold every solution of relaxed start cost at most `budget`).
+/// Searches for a plan of at most `budget` moves from `queens` to any of `targets`. A refutation
+/// proves that no plan of `budget` moves exists only when `targets` holds every solution of
+/// relaxed start cost at most `budget`. Stops (as for the deadline) after `node_cap` nodes.
 pub(crate) fn within(
     n: usize,
     queens: &[Sq],
     targets: &[Vec<u8>],
     budget: u32,
     deadline: &Deadline,
+    node_cap: u64,
 ) -> (Outcome, u64) {
     let keys = zobrist(0x05EE_D0F0_E1E5_u64);
     let mut occ = [0u64; 64];
@@ -95,6 +98,7 @@ pub(crate) fn within(
         scratch: Scratch::default(),
         deadline,
         nodes: 0,
+        node_cap,
         stopped: false,
         active: vec![Vec::new(); budget as usize + 2],
         children: vec![Vec::new(); budget as usize + 2],
@@ -160,7 +164,7 @@ impl State<'_> {
             return true;
         }
         self.nodes += 1;
-        if self.nodes & 1023 == 0 && self.deadline.reached() {
+        if self.nodes >= self.node_cap || (self.nodes & 1023 == 0 && self.deadline.reached()) {
             self.stopped = true;
         }
         if self.stopped || h > budget {

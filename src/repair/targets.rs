@@ -434,51 +434,89 @@ struct Dfs<'a> {
 ///
 /// A queen is *live* when it stands in an unplaced row and is not yet known to be off the
 /// solution. The misplaced queens number `n - (placed rows whose square holds a queen) - (live
-/// queens that end on the solution)`, and at most one live queen per unplaced row and per unused
-/// column ends on it: so `m >= n - on_placed - min(live rows, live columns)`.
+/// queens that end on the solution)`, and the live queens that end on it do not attack one
+/// another: at most one per unplaced row, unused column, unused diagonal and unused
+/// anti-diagonal. So `m >= n - on_placed - min(live rows, columns, diagonals, anti-diagonals)`.
 #[derive(Clone, Copy)]
 struct Live {
     row_live: [u8; 64],
     col_live: [u8; 64],
+    diag_live: [u8; 128],
+    anti_live: [u8; 128],
     live_rows: u32,
     live_cols: u32,
+    live_diags: u32,
+    live_antis: u32,
     on_placed: u32,
+}
+
+/// The lines already used by the placed rows.
+#[derive(Clone, Copy)]
+struct Used {
+    cols: u64,
+    diags: u128,
+    antis: u128,
 }
 
 impl Live {
     fn bound(&self, n: usize) -> u32 {
-        n as u32 - self.on_placed - self.live_rows.min(self.live_cols)
+        let lines = self
+            .live_rows
+            .min(self.live_cols)
+            .min(self.live_diags)
+            .min(self.live_antis);
+        n as u32 - self.on_placed - lines
     }
 
-    /// The live queen at `(r, c)` is no longer live; `used` holds the used columns.
-    fn kill(&mut self, r: usize, c: usize, used: u64) {
+    /// The live queen at `(r, c)` is no longer live.
+    fn kill(&mut self, n: usize, r: usize, c: usize, used: &Used) {
+        let (d, a) = (r + n - 1 - c, r + c);
         self.row_live[r] -= 1;
         if self.row_live[r] == 0 {
             self.live_rows -= 1;
         }
         self.col_live[c] -= 1;
-        if self.col_live[c] == 0 && used >> c & 1 == 0 {
+        if self.col_live[c] == 0 && used.cols >> c & 1 == 0 {
             self.live_cols -= 1;
+        }
+        self.diag_live[d] -= 1;
+        if self.diag_live[d] == 0 && used.diags >> d & 1 == 0 {
+            self.live_diags -= 1;
+        }
+        self.anti_live[a] -= 1;
+        if self.anti_live[a] == 0 && used.antis >> a & 1 == 0 {
+            self.live_antis -= 1;
         }
     }
 }
 
 impl Dfs<'_> {
     fn start(&mut self) {
+        let n = self.n;
         let mut live = Live {
             row_live: [0; 64],
             col_live: [0; 64],
+            diag_live: [0; 128],
+            anti_live: [0; 128],
             live_rows: 0,
             live_cols: 0,
+            live_diags: 0,
+            live_antis: 0,
             on_placed: 0,
         };
         for &(r, c) in self.queens {
-            live.row_live[r as usize] += 1;
-            live.col_live[c as usize] += 1;
+            let (r, c) = (r as usize, c as usize);
+            live.row_live[r] += 1;
+            live.col_live[c] += 1;
+            live.diag_live[r + n - 1 - c] += 1;
+            live.anti_live[r + c] += 1;
         }
-        live.live_rows = live.row_live.iter().filter(|&&k| k > 0).count() as u32;
-        live.live_cols = live.col_live.iter().filter(|&&k| k > 0).count() as u32;
-        if live.bound(self.n) <= self.limit {
+        let count = |v: &[u8]| v.iter().filter(|&&k| k > 0).count() as u32;
+        live.live_rows = count(&live.row_live);
+        live.live_cols = count(&live.col_live);
+        live.live_diags = count(&live.diag_live);
+        live.live_antis = count(&live.anti_live);
+        if live.bound(n) <= self.limit {
             self.row(0, &live, 0, 0, 0);
         }
     }
@@ -533,28 +571,37 @@ impl Dfs<'_> {
             while cand != 0 {
                 let c = cand.trailing_zeros() as usize;
                 cand &= cand - 1;
-                let used = cm | 1 << c;
+                let (d, a) = (row + n - 1 - c, row + c);
+                let before = Used {
+                    cols: cm,
+                    diags: dm,
+                    antis: am,
+                };
+                let used = Used {
+                    cols: cm | 1 << c,
+                    diags: dm | 1u128 << d,
+                    antis: am | 1u128 << a,
+                };
                 let mut next = *live;
-                // Column c becomes used: it no longer counts as a live column.
-                let row_queens = self.occ[row] & !self.counted[row];
-                if next.col_live[c] > 0 && row_queens >> c & 1 == 0 {
-                    next.live_cols -= 1;
-                }
                 // The queens of this row leave the live pool; the one on (row, c) stays put.
-                let mut bits = row_queens;
+                let mut bits = self.occ[row] & !self.counted[row];
                 while bits != 0 {
                     let c2 = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
+                    next.kill(n, row, c2, &before);
                     if c2 == c {
                         next.on_placed += 1;
-                        next.row_live[row] -= 1;
-                        if next.row_live[row] == 0 {
-                            next.live_rows -= 1;
-                        }
-                        next.col_live[c] -= 1;
-                    } else {
-                        next.kill(row, c2, used);
                     }
+                }
+                // Its column and diagonals become used: no longer live lines.
+                if next.col_live[c] > 0 {
+                    next.live_cols -= 1;
+                }
+                if next.diag_live[d] > 0 {
+                    next.live_diags -= 1;
+                }
+                if next.anti_live[a] > 0 {
+                    next.live_antis -= 1;
                 }
                 let mark = self.undo.len();
                 for r2 in row + 1..n {
@@ -574,19 +621,13 @@ impl Dfs<'_> {
                         while f != 0 {
                             let c2 = f.trailing_zeros() as usize;
                             f &= f - 1;
-                            next.kill(r2, c2, used);
+                            next.kill(n, r2, c2, &used);
                         }
                     }
                 }
                 if next.bound(n) <= self.limit {
                     self.cols[row] = c as u8;
-                    self.row(
-                        row + 1,
-                        &next,
-                        used,
-                        dm | 1u128 << (row + n - 1 - c),
-                        am | 1u128 << (row + c),
-                    );
+                    self.row(row + 1, &next, used.cols, used.diags, used.antis);
                 }
                 while self.undo.len() > mark {
                     let (r2, bits) = self.undo.pop().expect("mark below length");
