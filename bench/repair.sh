@@ -11,7 +11,7 @@ ROOT=$(git rev-parse --show-toplevel)
 SHARED=${SHARED:-$ROOT/../shared}
 [ -f "$SHARED/peers/cpsat.py" ] || SHARED=/work/shared
 cd "$ROOT"
-cargo build --release -q --bin queens
+cargo build --release -q --bin queens 2>/dev/null || cargo build --release --bin queens
 BIN=$ROOT/target/release/queens
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
@@ -72,11 +72,11 @@ mean_time() {
   awk -v a="$t0" -v b="$t1" -v k="$k" 'BEGIN { printf "%.6f", (b - a) / k }'
 }
 row() { # case ours peer
-  awk -v c="$1" -v o="$2" -v p="$3" 'BEGIN { printf "| %-44s | %10.4f s | %10.4f s | %8.1fx |\n", c, o, p, p / o }'
+  awk -v c="$1" -v o="$2" -v p="$3" 'BEGIN { printf "| %-62s | %10.4f s | %10.4f s | %8.1fx |\n", c, o, p, p / o }'
 }
 
-echo "| case                                         |       ours |       peer |    ratio |"
-echo "|----------------------------------------------|------------|------------|----------|"
+printf "| %-62s | %12s | %12s | %9s |\n" case ours peer ratio
+printf "|%s|%s|%s|%s|\n" "$(printf -- '-%.0s' {1..64})" "$(printf -- '-%.0s' {1..14})" "$(printf -- '-%.0s' {1..14})" "$(printf -- '-%.0s' {1..11})"
 
 # 1. The judge input: both outputs must agree byte for byte.
 "$BIN" judge lightoj1061 "$WORK/judge200.in" >"$WORK/ours.out"
@@ -110,4 +110,4 @@ for i in $(seq 0 19); do
   t=$(mean_time 1 "$BIN" repair --json "$WORK/n16_$i.txt")
   worst=$(awk -v a="$worst" -v b="$t" 'BEGIN { print (b > a) ? b : a }')
 done
-printf "| %-44s | %10.4f s | %10s | %8s |\n" "N=16 random, slowest of 20 (ours only)" "$worst" "-" "-"
+printf "| %-62s | %10.4f s | %12s | %9s |\n" "N=16 random, slowest of 20 (ours only)" "$worst" "-" "-"

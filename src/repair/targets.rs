@@ -698,8 +698,23 @@ mod tests {
             x
         };
         for n in [11usize, 12] {
-            for _ in 0..4 {
+            for round in 0..8 {
                 let mut queens: Vec<Sq> = Vec::new();
+                if round % 2 == 1 {
+                    // A solution with two queens moved: the near-solved case.
+                    let sol = explicit_solution(n).unwrap();
+                    queens = sol.iter().enumerate().map(|(r, &c)| (r as u8, c)).collect();
+                    for _ in 0..2 {
+                        let i = (next() % n as u64) as usize;
+                        loop {
+                            let s = ((next() % n as u64) as u8, (next() % n as u64) as u8);
+                            if !queens.contains(&s) {
+                                queens[i] = s;
+                                break;
+                            }
+                        }
+                    }
+                }
                 while queens.len() < n {
                     let s = ((next() % n as u64) as u8, (next() % n as u64) as u8);
                     if !queens.contains(&s) {
