@@ -151,3 +151,57 @@ pub(crate) fn plan_to(n: usize, queens: &[Sq], cols: &[u8]) -> Option<Vec<(Sq, S
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Square;
+    use crate::repair::targets::all_solutions;
+    use crate::repair::{Move, Position};
+    use crate::verify;
+
+    #[test]
+    fn greedy_plans_replay_legally_to_every_kind_of_target() {
+        let mut x = 0xFEED_u64;
+        let mut next = move |k: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % k as u64) as usize
+        };
+        for n in 4..=9 {
+            for _ in 0..300 {
+                let mut queens: Vec<Sq> = Vec::new();
+                while queens.len() < n {
+                    let s = (next(n) as u8, next(n) as u8);
+                    if !queens.contains(&s) {
+                        queens.push(s);
+                    }
+                }
+                let sols = all_solutions(n);
+                let cols = &sols[next(sols.len())];
+                let plan = plan_to(n, &queens, cols).expect("greedy plan");
+                let start = Position {
+                    n,
+                    queens: queens
+                        .iter()
+                        .map(|&(r, c)| Square::new(r as usize, c as usize))
+                        .collect(),
+                };
+                let moves: Vec<Move> = plan
+                    .iter()
+                    .map(|&(f, t)| Move {
+                        from: Square::new(f.0 as usize, f.1 as usize),
+                        to: Square::new(t.0 as usize, t.1 as usize),
+                    })
+                    .collect();
+                let goal: Vec<Square> = cols
+                    .iter()
+                    .enumerate()
+                    .map(|(r, &c)| Square::new(r, c as usize))
+                    .collect();
+                verify::repair(&start, &moves, &goal).unwrap();
+            }
+        }
+    }
+}

@@ -226,7 +226,7 @@ pub fn plan(position: &Position, options: &Options) -> Result<Plan, RepairError>
             proven = true;
             break;
         }
-        if !relaxed_complete || (best_plan.is_some() && deadline.reached()) {
+        if best_plan.is_some() && (!relaxed_complete || deadline.reached()) {
             break;
         }
         let budget = lower;

@@ -24,6 +24,9 @@ pub(crate) enum Outcome {
     Stopped,
 }
 
+/// Refuted positions remembered at most (then the table starts afresh).
+const MAX_REMEMBERED: usize = 1 << 22;
+
 const DIRS: [(i32, i32); 8] = [
     (-1, -1),
     (-1, 0),
@@ -231,6 +234,10 @@ impl State<'_> {
         self.active[depth] = active;
         self.children[depth] = children;
         if !found && !self.stopped {
+            if self.refuted.len() >= MAX_REMEMBERED {
+                // Memory stays bounded; forgetting only costs repeated work.
+                self.refuted.clear();
+            }
             let entry = self.refuted.entry(self.key).or_insert(0);
             *entry = (*entry).max(budget);
         }
