@@ -149,7 +149,8 @@ pub fn relaxed(position: &Position, options: &Options) -> Result<Relaxed, Repair
     };
     let n = position.n;
     let deadline = options.deadline();
-    let found = targets::cheapest(n, &queens, &deadline);
+    let parallel = options.threads != 1;
+    let found = options.run_in_pool(|| targets::cheapest(n, &queens, &deadline, parallel));
     let cols = match found.best {
         Some((_, cols)) => cols,
         None => targets::explicit_solution(n).expect("n >= 4"),
@@ -188,9 +189,21 @@ pub fn plan(position: &Position, options: &Options) -> Result<Plan, RepairError>
             nodes: 0,
         });
     };
-    let n = position.n;
     let deadline = options.deadline();
-    let found = targets::cheapest(n, &queens, &deadline);
+    let parallel = options.threads != 1;
+    options.run_in_pool(|| plan_from(position, &queens, &deadline, parallel))
+}
+
+/// [`plan`] for a checked position of side at least 4, on the caller's rayon pool.
+fn plan_from(
+    position: &Position,
+    queens: &[Sq],
+    deadline: &crate::Deadline,
+    parallel: bool,
+) -> Result<Plan, RepairError> {
+    let n = position.n;
+    let queens = queens.to_vec();
+    let found = targets::cheapest(n, &queens, deadline, parallel);
     let relaxed_complete = found.complete;
     let relaxed_lower = found.lower;
     let explicit = targets::explicit_solution(n).expect("n >= 4");
@@ -206,7 +219,8 @@ pub fn plan(position: &Position, options: &Options) -> Result<Plan, RepairError>
     if best_plan.is_none() {
         // Any solution will do; the greedy method almost never needs this.
         let limit = 2 * n as u32;
-        let any = targets::search(n, &queens, limit, Mode::All, &crate::Deadline::never());
+        let never = crate::Deadline::never();
+        let any = targets::search(n, &queens, limit, Mode::All, &never, parallel);
         best_plan = any
             .solutions
             .iter()
@@ -247,7 +261,7 @@ pub fn plan(position: &Position, options: &Options) -> Result<Plan, RepairError>
                 break;
             }
         }
-        let reach = targets::search(n, &queens, budget, Mode::All, &stop);
+        let reach = targets::search(n, &queens, budget, Mode::All, &stop, parallel);
         let cols: Vec<Vec<u8>> = reach.solutions.into_iter().map(|(_, c)| c).collect();
         let (outcome, visited) = search::within(n, &queens, &cols, budget, &stop, u64::MAX);
         nodes += visited;

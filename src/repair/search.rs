@@ -167,7 +167,7 @@ impl State<'_> {
             return true;
         }
         self.nodes += 1;
-        if self.nodes >= self.node_cap || (self.nodes & 1023 == 0 && self.deadline.reached()) {
+        if self.nodes >= self.node_cap || (self.nodes & 7 == 0 && self.deadline.reached()) {
             self.stopped = true;
         }
         if self.stopped || h > budget {

@@ -7,6 +7,8 @@
 //! two).
 
 use crate::Deadline;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 /// A queen or square as `(row, col)`, both below 64.
@@ -254,10 +256,10 @@ const INCUMBENT_NODES: u64 = 50_000;
 /// solution; larger ones first look briefly for a cheap solution, then run depth-first passes
 /// that admit only solutions of cost at most `L` for `L` = a lower bound, +1, ... (each refuted
 /// pass proves the value above `L`; the first success is the minimum).
-pub(crate) fn cheapest(n: usize, queens: &[Sq], deadline: &Deadline) -> Cheapest {
+pub(crate) fn cheapest(n: usize, queens: &[Sq], deadline: &Deadline, parallel: bool) -> Cheapest {
     let floor = line_bound(n, queens);
     if n <= LISTED_UP_TO {
-        let f = search(n, queens, 2 * n as u32, Mode::Best, deadline);
+        let f = search(n, queens, 2 * n as u32, Mode::Best, deadline, false);
         let best = f.solutions.into_iter().next();
         let lower = best.as_ref().map_or(floor, |b| b.0);
         return Cheapest {
@@ -292,7 +294,7 @@ pub(crate) fn cheapest(n: usize, queens: &[Sq], deadline: &Deadline) -> Cheapest
                 complete: true,
             };
         }
-        let pass = search(n, queens, lower, Mode::First, deadline);
+        let pass = search(n, queens, lower, Mode::First, deadline, parallel);
         if let Some(found) = pass.solutions.into_iter().next() {
             return Cheapest {
                 lower: found.0,
@@ -335,15 +337,110 @@ pub(crate) enum Mode {
 /// then marked incomplete).
 pub(crate) const MAX_KEPT: usize = 200_000;
 
-/// Solutions of cost at most `limit` from `queens` (see [`Mode`]).
+/// Solutions of cost at most `limit` from `queens` (see [`Mode`]). With `parallel`, modes
+/// [`Mode::First`] and [`Mode::All`] split the search by the column of the first row and run
+/// the parts on the current rayon pool; the result is the same as the sequential one (the
+/// first part in search order wins), unless the deadline stops the search.
 pub(crate) fn search(
     n: usize,
     queens: &[Sq],
     limit: u32,
     mode: Mode,
     deadline: &Deadline,
+    parallel: bool,
 ) -> Found {
+    if parallel && mode != Mode::Best && n > LISTED_UP_TO {
+        return search_split(n, queens, limit, mode, deadline);
+    }
     search_capped(n, queens, limit, mode, deadline, u64::MAX)
+}
+
+fn occupancy(queens: &[Sq]) -> [u64; 64] {
+    let mut occ = [0u64; 64];
+    for &(r, c) in queens {
+        occ[r as usize] |= 1 << c;
+    }
+    occ
+}
+
+fn new_dfs<'a>(
+    n: usize,
+    queens: &'a [Sq],
+    limit: u32,
+    mode: Mode,
+    deadline: &'a Deadline,
+    node_cap: u64,
+) -> Dfs<'a> {
+    Dfs {
+        n,
+        queens,
+        occ: occupancy(queens),
+        counted: [0; 64],
+        cols: vec![0; n],
+        limit,
+        mode,
+        out: Vec::new(),
+        scratch: Scratch::default(),
+        deadline,
+        nodes: 0,
+        node_cap,
+        stopped: false,
+        undo: Vec::with_capacity(64 * 64),
+        first_cols: u64::MAX,
+        abandon: None,
+    }
+}
+
+/// [`search`] in parallel parts, one per column of the first row, in search order.
+fn search_split(n: usize, queens: &[Sq], limit: u32, mode: Mode, deadline: &Deadline) -> Found {
+    let own = occupancy(queens)[0];
+    let all = mask(n);
+    let order: Vec<usize> = (0..n)
+        .filter(|&c| own >> c & 1 == 1)
+        .chain((0..n).filter(|&c| own >> c & 1 == 0 && all >> c & 1 == 1))
+        .collect();
+    // In first-solution mode, parts after the earliest successful one are abandoned.
+    let earliest = AtomicUsize::new(usize::MAX);
+    let parts: Vec<(Vec<(u32, Vec<u8>)>, bool)> = order
+        .par_iter()
+        .enumerate()
+        .map(|(index, &c)| {
+            let mut dfs = new_dfs(n, queens, limit, mode, deadline, u64::MAX);
+            dfs.first_cols = 1 << c;
+            if mode == Mode::First {
+                dfs.abandon = Some((&earliest, index));
+            }
+            dfs.start();
+            if mode == Mode::First && !dfs.out.is_empty() {
+                earliest.fetch_min(index, Ordering::Relaxed);
+            }
+            (dfs.out, dfs.stopped)
+        })
+        .collect();
+    let mut solutions = Vec::new();
+    let mut complete = true;
+    for (out, stopped) in parts {
+        if mode == Mode::First {
+            if !out.is_empty() {
+                return Found {
+                    solutions: out,
+                    complete: true,
+                };
+            }
+            complete &= !stopped;
+        } else {
+            complete &= !stopped;
+            solutions.extend(out);
+        }
+    }
+    if solutions.len() > MAX_KEPT {
+        solutions.truncate(MAX_KEPT);
+        complete = false;
+    }
+    Found {
+        solutions,
+        complete,
+    }
 }
 
 /// [`search`] that gives up (incomplete) after `node_cap` nodes; in [`Mode::Best`] it also
@@ -356,8 +453,8 @@ fn search_capped(
     deadline: &Deadline,
     node_cap: u64,
 ) -> Found {
-    let mut scratch = Scratch::default();
     if n <= LISTED_UP_TO {
+        let mut scratch = Scratch::default();
         let mut out: Vec<(u32, Vec<u8>)> = Vec::new();
         let mut limit = limit;
         for cols in all_solutions(n) {
@@ -384,26 +481,7 @@ fn search_capped(
             complete: true,
         };
     }
-    let mut occ = [0u64; 64];
-    for &(r, c) in queens {
-        occ[r as usize] |= 1 << c;
-    }
-    let mut dfs = Dfs {
-        n,
-        queens,
-        occ,
-        counted: [0; 64],
-        cols: vec![0; n],
-        limit,
-        mode,
-        out: Vec::new(),
-        scratch,
-        deadline,
-        nodes: 0,
-        node_cap,
-        stopped: false,
-        undo: Vec::with_capacity(64 * 64),
-    };
+    let mut dfs = new_dfs(n, queens, limit, mode, deadline, node_cap);
     dfs.start();
     let complete = !dfs.stopped || (mode == Mode::First && !dfs.out.is_empty());
     Found {
@@ -428,6 +506,11 @@ struct Dfs<'a> {
     node_cap: u64,
     stopped: bool,
     undo: Vec<(u8, u64)>,
+    /// The columns allowed in the first row (a part of a split search).
+    first_cols: u64,
+    /// A shared earliest successful part and this part's index: stop when an earlier part
+    /// has succeeded.
+    abandon: Option<(&'a AtomicUsize, usize)>,
 }
 
 /// Counts behind the bound of a partial solution (rows `0..row` placed).
@@ -527,7 +610,13 @@ impl Dfs<'_> {
             return;
         }
         self.nodes += 1;
-        if self.nodes >= self.node_cap || (self.nodes & 4095 == 0 && self.deadline.reached()) {
+        if self.nodes >= self.node_cap
+            || (self.nodes & 4095 == 0
+                && (self.deadline.reached()
+                    || self
+                        .abandon
+                        .is_some_and(|(e, i)| e.load(Ordering::Relaxed) < i)))
+        {
             self.stopped = true;
             return;
         }
@@ -565,6 +654,11 @@ impl Dfs<'_> {
             return;
         }
         // The queens of this row first (keeping a queen in place is usually cheap).
+        let free = if row == 0 {
+            free & self.first_cols
+        } else {
+            free
+        };
         let own = self.occ[row] & free;
         for pass in 0..2 {
             let mut cand = if pass == 0 { own } else { free & !own };
@@ -721,11 +815,18 @@ mod tests {
                         queens.push(s);
                     }
                 }
-                let every = search(n, &queens, 2 * n as u32, Mode::All, &Deadline::never());
+                let every = search(
+                    n,
+                    &queens,
+                    2 * n as u32,
+                    Mode::All,
+                    &Deadline::never(),
+                    true,
+                );
                 assert!(every.complete);
                 assert_eq!(every.solutions.len(), if n == 11 { 2680 } else { 14200 });
                 let min = every.solutions.iter().map(|s| s.0).min().unwrap();
-                let got = cheapest(n, &queens, &Deadline::never());
+                let got = cheapest(n, &queens, &Deadline::never(), round % 4 < 2);
                 assert!(got.complete);
                 assert_eq!(got.best.unwrap().0, min);
                 assert!(line_bound(n, &queens) <= min);
