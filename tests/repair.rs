@@ -354,6 +354,27 @@ fn every_placement_of_4_and_5_matches_breadth_first_search() {
     }
 }
 
+/// Every one of the 1,947,792 placements of 6 queens against breadth-first search (none needs
+/// more than the relaxed count). Slow: about 1 minute of CPU, 3.5 minutes of wall time on the
+/// shared 2-core machine: `cargo test --release --test repair -- --ignored`.
+#[test]
+#[ignore]
+fn every_placement_of_6_matches_breadth_first_search() {
+    let n = 6;
+    let dist = distances_to_solutions(n);
+    let placements = all_placements(n);
+    assert_eq!(placements.len(), 1_947_792);
+    let mut above_relaxed = 0;
+    for &s in &placements {
+        let p = position_of(n, s);
+        let plan = solve(&p, &Options::with_threads(1));
+        assert_eq!(plan.moves, dist[&s] as usize, "{:?}", p.queens);
+        assert!(plan.optimal);
+        above_relaxed += usize::from(plan.moves > plan.relaxed);
+    }
+    println!("n = 6: {above_relaxed} placements need more than the relaxed count");
+}
+
 #[test]
 fn random_6x6_boards_match_breadth_first_search() {
     let n = 6;

@@ -234,16 +234,18 @@ fn plan_from(
     };
     let mut nodes = 0;
     let mut proven = false;
+    // `lower` is proven; `budget` runs ahead of it only in the (never observed) case where no
+    // legal plan is known yet and a refutation could not be trusted.
+    let mut budget = lower;
     loop {
         let upper = best_plan.as_ref().map_or(u32::MAX, |p| p.len() as u32);
         if lower >= upper {
             proven = true;
             break;
         }
-        if best_plan.is_some() && (!relaxed_complete || deadline.reached()) {
+        if best_plan.is_some() && (!relaxed_complete || deadline.reached() || budget >= upper) {
             break;
         }
-        let budget = lower;
         let stop = if best_plan.is_some() {
             deadline.clone()
         } else {
@@ -257,7 +259,7 @@ fn plan_from(
             nodes += visited;
             if let search::Outcome::Found(path) = outcome {
                 best_plan = Some(path);
-                proven = true;
+                proven = budget == lower;
                 break;
             }
         }
@@ -269,10 +271,14 @@ fn plan_from(
             search::Outcome::Found(path) => {
                 best_plan = Some(path);
                 // Every smaller budget was refuted (or is below R): the plan is shortest.
-                proven = true;
+                proven = budget == lower;
                 break;
             }
-            search::Outcome::Refuted if reach.complete => lower = budget + 1,
+            search::Outcome::Refuted if reach.complete && budget == lower => {
+                lower += 1;
+                budget += 1;
+            }
+            _ if best_plan.is_none() => budget += 1,
             _ => break,
         }
     }

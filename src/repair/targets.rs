@@ -443,8 +443,7 @@ fn search_split(n: usize, queens: &[Sq], limit: u32, mode: Mode, deadline: &Dead
     }
 }
 
-/// [`search`] that gives up (incomplete) after `node_cap` nodes; in [`Mode::Best`] it also
-/// stops at the first solution of cost at most `limit` when `first` is set.
+/// [`search`], sequential, giving up (incomplete) after `node_cap` nodes.
 fn search_capped(
     n: usize,
     queens: &[Sq],
