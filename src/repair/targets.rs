@@ -405,6 +405,9 @@ fn search_split(n: usize, queens: &[Sq], limit: u32, mode: Mode, deadline: &Dead
         .par_iter()
         .enumerate()
         .map(|(index, &c)| {
+            if deadline.reached() {
+                return (Vec::new(), true);
+            }
             let mut dfs = new_dfs(n, queens, limit, mode, deadline, u64::MAX);
             dfs.first_cols = 1 << c;
             if mode == Mode::First {
@@ -610,7 +613,7 @@ impl Dfs<'_> {
         }
         self.nodes += 1;
         if self.nodes >= self.node_cap
-            || (self.nodes & 4095 == 0
+            || (self.nodes & 255 == 0
                 && (self.deadline.reached()
                     || self
                         .abandon
