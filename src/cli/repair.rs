@@ -1,9 +1,13 @@
 //! `queens repair`.
 
-use super::{Failure, SearchArgs};
+use super::{interrupted, located, print_json, read_input, Failure, SearchArgs};
+use super::{EXIT_INTERRUPTED, EXIT_NO_ANSWER};
 use clap::Args;
+use queens::format::{parse_position, repair as output};
+use queens::repair::{self, RepairError};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Instant;
 
 /// Arguments of `queens repair`.
 #[derive(Args, Debug)]
@@ -14,7 +18,27 @@ pub struct RepairArgs {
     pub search: SearchArgs,
 }
 
+/// Reads the position, finds the fewest real moves and prints the answer (text or JSON).
 pub fn run(args: &RepairArgs) -> Result<ExitCode, Failure> {
-    let _ = args;
-    todo!("repair")
+    let (name, text) = read_input(&args.file)?;
+    let position = parse_position(&text).map_err(|e| located(&name, &e))?;
+    let options = args.search.options();
+    let started = Instant::now();
+    let plan = repair::plan(&position, &options).map_err(|e| match e {
+        RepairError::NoSolution(_) => Failure {
+            code: EXIT_NO_ANSWER,
+            message: format!("{name}: {e}"),
+        },
+        _ => Failure::bad_input(format!("{name}: {e}")),
+    })?;
+    let seconds = started.elapsed().as_secs_f64();
+    if args.search.json {
+        print_json(&output::json(&plan, seconds));
+    } else {
+        print!("{}", output::text(&position, &plan));
+    }
+    if interrupted() {
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,0 +1,838 @@
+//! Target solutions and their relaxed costs.
+//!
+//! The relaxed cost of reaching an N-queens solution `S` from queens `Q` (blocking ignored) is
+//! `2m - M`: `m` queens stand off `S` (each needs one or two moves; the queens on `S` stay,
+//! which is never worse), and `M` is a maximum matching between those queens and the `m` free
+//! squares of `S`, an edge joining a queen to a square on one of its lines (one move instead of
+//! two).
+
+use crate::Deadline;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
+
+/// A queen or square as `(row, col)`, both below 64.
+pub(crate) type Sq = (u8, u8);
+
+/// Whether two distinct squares share a row, column or diagonal.
+#[inline]
+pub(crate) fn lines_meet(a: Sq, b: Sq) -> bool {
+    a.0 == b.0
+        || a.1 == b.1
+        || (a.0 as i32 - a.1 as i32) == (b.0 as i32 - b.1 as i32)
+        || (a.0 as u32 + a.1 as u32) == (b.0 as u32 + b.1 as u32)
+}
+
+/// Side lengths whose full solution lists are precomputed (at most 724 solutions).
+pub(crate) const LISTED_UP_TO: usize = 10;
+
+/// Every N-queens solution of side `n` (`n <= LISTED_UP_TO`), as the column of each row, in
+/// lexicographic order. Computed once per side.
+pub(crate) fn all_solutions(n: usize) -> &'static [Vec<u8>] {
+    static LISTS: [OnceLock<Vec<Vec<u8>>>; LISTED_UP_TO + 1] = [const { OnceLock::new() }; 11];
+    assert!(n <= LISTED_UP_TO);
+    LISTS[n].get_or_init(|| {
+        let mut out = Vec::new();
+        let mut cols = vec![0u8; n];
+        fn place(
+            n: usize,
+            row: usize,
+            used: (u64, u64, u64),
+            cols: &mut [u8],
+            out: &mut Vec<Vec<u8>>,
+        ) {
+            if row == n {
+                out.push(cols.to_vec());
+                return;
+            }
+            for c in 0..n {
+                let (cm, dm, am) = (1u64 << c, 1u64 << (row + n - 1 - c), 1u64 << (row + c));
+                if used.0 & cm == 0 && used.1 & dm == 0 && used.2 & am == 0 {
+                    cols[row] = c as u8;
+                    place(
+                        n,
+                        row + 1,
+                        (used.0 | cm, used.1 | dm, used.2 | am),
+                        cols,
+                        out,
+                    );
+                }
+            }
+        }
+        if n > 0 {
+            place(n, 0, (0, 0, 0), &mut cols, &mut out);
+        }
+        out
+    })
+}
+
+/// One N-queens solution for any `n >= 4` (or `n == 1`) by the classical explicit construction;
+/// `None` for `n` = 2, 3.
+pub(crate) fn explicit_solution(n: usize) -> Option<Vec<u8>> {
+    if n == 1 {
+        return Some(vec![0]);
+    }
+    if n < 4 {
+        return None;
+    }
+    // 1-based columns: the even ones, then the odd ones, adjusted for n mod 6 = 2 or 3.
+    let mut evens: Vec<usize> = (1..=n).filter(|c| c % 2 == 0).collect();
+    let mut odds: Vec<usize> = (1..=n).filter(|c| c % 2 == 1).collect();
+    match n % 6 {
+        2 => {
+            odds.swap(0, 1);
+            let five = odds.iter().position(|&c| c == 5).expect("n >= 8 here");
+            let v = odds.remove(five);
+            odds.push(v);
+        }
+        3 => {
+            let two = evens.remove(0);
+            evens.push(two);
+            odds.drain(0..2);
+            odds.push(1);
+            odds.push(3);
+        }
+        _ => {}
+    }
+    Some(
+        evens
+            .into_iter()
+            .chain(odds)
+            .map(|c| (c - 1) as u8)
+            .collect(),
+    )
+}
+
+/// Reusable buffers for [`cost`].
+pub(crate) struct Scratch {
+    misplaced: [Sq; 64],
+    free: [Sq; 64],
+    adj: [u64; 64],
+    owner: [u8; 64],
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch {
+            misplaced: [(0, 0); 64],
+            free: [(0, 0); 64],
+            adj: [0; 64],
+            owner: [u8::MAX; 64],
+        }
+    }
+}
+
+fn augment(i: usize, adj: &[u64], owner: &mut [u8], visited: &mut u64) -> bool {
+    let mut cand = adj[i] & !*visited;
+    while cand != 0 {
+        let j = cand.trailing_zeros() as usize;
+        cand &= cand - 1;
+        *visited |= 1 << j;
+        if owner[j] == u8::MAX || augment(owner[j] as usize, adj, owner, visited) {
+            owner[j] = i as u8;
+            return true;
+        }
+    }
+    false
+}
+
+/// The relaxed cost of reaching the solution `cols` from `queens`, or `None` when it exceeds
+/// `budget`. Allocation-free.
+pub(crate) fn cost(queens: &[Sq], cols: &[u8], budget: u32, s: &mut Scratch) -> Option<u32> {
+    let mut on_rows = 0u64;
+    let mut m = 0usize;
+    for &q in queens {
+        if cols[q.0 as usize] == q.1 {
+            on_rows |= 1 << q.0;
+        } else {
+            s.misplaced[m] = q;
+            m += 1;
+        }
+    }
+    if m as u32 > budget {
+        return None;
+    }
+    if m == 0 {
+        return Some(0);
+    }
+    let mut k = 0;
+    for (r, &c) in cols.iter().enumerate() {
+        if on_rows >> r & 1 == 0 {
+            s.free[k] = (r as u8, c);
+            k += 1;
+        }
+    }
+    debug_assert_eq!(k, m);
+    for i in 0..m {
+        let q = s.misplaced[i];
+        let mut bits = 0u64;
+        for j in 0..m {
+            if lines_meet(q, s.free[j]) {
+                bits |= 1 << j;
+            }
+        }
+        s.adj[i] = bits;
+        s.owner[i] = u8::MAX;
+    }
+    let mut matched = 0usize;
+    for i in 0..m {
+        let mut visited = 0u64;
+        if s.adj[i] != 0 && augment(i, &s.adj[..m], &mut s.owner[..m], &mut visited) {
+            matched += 1;
+        }
+        // Even if every later queen were matched, is the cost still over budget?
+        let best_possible = matched + (m - i - 1);
+        if (2 * m - best_possible) as u32 > budget {
+            return None;
+        }
+    }
+    Some((2 * m - matched) as u32)
+}
+
+/// The relaxed cost of reaching `cols` and a queen-to-square assignment achieving it.
+pub(crate) fn cost_with_assignment(queens: &[Sq], cols: &[u8]) -> (u32, Vec<(Sq, Sq)>) {
+    let mut s = Scratch::default();
+    let value = cost(queens, cols, u32::MAX, &mut s).expect("no budget");
+    let mut pairs: Vec<(Sq, Sq)> = queens
+        .iter()
+        .filter(|q| cols[q.0 as usize] == q.1)
+        .map(|&q| (q, q))
+        .collect();
+    let m = queens.len() - pairs.len();
+    if m > 0 {
+        let mut used_queen = [false; 64];
+        for j in 0..m {
+            if s.owner[j] != u8::MAX {
+                pairs.push((s.misplaced[s.owner[j] as usize], s.free[j]));
+                used_queen[s.owner[j] as usize] = true;
+            }
+        }
+        let mut free_left = (0..m).filter(|&j| s.owner[j] == u8::MAX);
+        for (i, &used) in used_queen.iter().enumerate().take(m) {
+            if !used {
+                let j = free_left.next().expect("as many free squares as queens");
+                pairs.push((s.misplaced[i], s.free[j]));
+            }
+        }
+    }
+    pairs.sort();
+    (value, pairs)
+}
+
+/// A lower bound on the moves of any repair: on every row (column, diagonal, anti-diagonal) all
+/// queens but one must move, so the larger of the four family totals.
+pub(crate) fn line_bound(n: usize, queens: &[Sq]) -> u32 {
+    let mut best = 0;
+    for family in 0..4 {
+        let mut counts = [0u32; 128];
+        for &(r, c) in queens {
+            let line = match family {
+                0 => r as usize,
+                1 => c as usize,
+                2 => r as usize + n - 1 - c as usize,
+                _ => r as usize + c as usize,
+            };
+            counts[line] += 1;
+        }
+        best = best.max(counts.iter().map(|&k| k.saturating_sub(1)).sum());
+    }
+    best
+}
+
+/// A cheapest target found by [`cheapest`].
+pub(crate) struct Cheapest {
+    /// The solution (column of each row) and its relaxed cost, when one was found.
+    pub best: Option<(u32, Vec<u8>)>,
+    /// A proven lower bound on the relaxed value (equal to the cost when `complete`).
+    pub lower: u32,
+    /// Whether the best cost is proven minimal.
+    pub complete: bool,
+}
+
+/// Nodes spent looking for a first cheap target before the bounded passes.
+const INCUMBENT_NODES: u64 = 50_000;
+
+/// The relaxed value: a cheapest solution from `queens` and its cost. Small sides evaluate every
+/// solution; larger ones first look briefly for a cheap solution, then run depth-first passes
+/// that admit only solutions of cost at most `L` for `L` = a lower bound, +1, ... (each refuted
+/// pass proves the value above `L`; the first success is the minimum).
+pub(crate) fn cheapest(n: usize, queens: &[Sq], deadline: &Deadline, parallel: bool) -> Cheapest {
+    let floor = line_bound(n, queens);
+    if n <= LISTED_UP_TO {
+        let f = search(n, queens, 2 * n as u32, Mode::Best, deadline, false);
+        let best = f.solutions.into_iter().next();
+        let lower = best.as_ref().map_or(floor, |b| b.0);
+        return Cheapest {
+            best,
+            lower,
+            complete: true,
+        };
+    }
+    let quick = search_capped(
+        n,
+        queens,
+        2 * n as u32,
+        Mode::Best,
+        deadline,
+        INCUMBENT_NODES,
+    );
+    let best = quick.solutions.into_iter().next();
+    if quick.complete {
+        let lower = best.as_ref().map_or(floor, |b| b.0);
+        return Cheapest {
+            best,
+            lower,
+            complete: true,
+        };
+    }
+    let mut lower = floor;
+    loop {
+        if best.as_ref().is_some_and(|b| b.0 <= lower) {
+            return Cheapest {
+                best,
+                lower,
+                complete: true,
+            };
+        }
+        let pass = search(n, queens, lower, Mode::First, deadline, parallel);
+        if let Some(found) = pass.solutions.into_iter().next() {
+            return Cheapest {
+                lower: found.0,
+                best: Some(found),
+                complete: true,
+            };
+        }
+        if !pass.complete {
+            return Cheapest {
+                best,
+                lower,
+                complete: false,
+            };
+        }
+        lower += 1;
+    }
+}
+
+/// What [`search`] did.
+pub(crate) struct Found {
+    /// The solutions found, with their costs (see [`search`] for which).
+    pub solutions: Vec<(u32, Vec<u8>)>,
+    /// Whether the search ran to the end (false: stopped by the deadline).
+    pub complete: bool,
+}
+
+/// How [`search`] keeps solutions.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Keep one cheapest solution (the first in search order among the cheapest), starting from
+    /// the incumbent cost `limit + 1`: only solutions of cost at most `limit` are accepted.
+    Best,
+    /// Keep every solution of cost at most `limit`, in search order.
+    All,
+    /// Keep the first solution found of cost at most `limit` and stop.
+    First,
+}
+
+/// Cap on the number of solutions [`Mode::All`] keeps; more are cut off (the search result is
+/// then marked incomplete).
+pub(crate) const MAX_KEPT: usize = 200_000;
+
+/// Solutions of cost at most `limit` from `queens` (see [`Mode`]). With `parallel`, modes
+/// [`Mode::First`] and [`Mode::All`] split the search by the column of the first row and run
+/// the parts on the current rayon pool; the result is the same as the sequential one (the
+/// first part in search order wins), unless the deadline stops the search.
+pub(crate) fn search(
+    n: usize,
+    queens: &[Sq],
+    limit: u32,
+    mode: Mode,
+    deadline: &Deadline,
+    parallel: bool,
+) -> Found {
+    if parallel && mode != Mode::Best && n > LISTED_UP_TO {
+        return search_split(n, queens, limit, mode, deadline);
+    }
+    search_capped(n, queens, limit, mode, deadline, u64::MAX)
+}
+
+fn occupancy(queens: &[Sq]) -> [u64; 64] {
+    let mut occ = [0u64; 64];
+    for &(r, c) in queens {
+        occ[r as usize] |= 1 << c;
+    }
+    occ
+}
+
+fn new_dfs<'a>(
+    n: usize,
+    queens: &'a [Sq],
+    limit: u32,
+    mode: Mode,
+    deadline: &'a Deadline,
+    node_cap: u64,
+) -> Dfs<'a> {
+    Dfs {
+        n,
+        queens,
+        occ: occupancy(queens),
+        counted: [0; 64],
+        cols: vec![0; n],
+        limit,
+        mode,
+        out: Vec::new(),
+        scratch: Scratch::default(),
+        deadline,
+        nodes: 0,
+        node_cap,
+        stopped: false,
+        undo: Vec::with_capacity(64 * 64),
+        first_cols: u64::MAX,
+        abandon: None,
+    }
+}
+
+/// [`search`] in parallel parts, one per column of the first row, in search order.
+fn search_split(n: usize, queens: &[Sq], limit: u32, mode: Mode, deadline: &Deadline) -> Found {
+    let own = occupancy(queens)[0];
+    let all = mask(n);
+    let order: Vec<usize> = (0..n)
+        .filter(|&c| own >> c & 1 == 1)
+        .chain((0..n).filter(|&c| own >> c & 1 == 0 && all >> c & 1 == 1))
+        .collect();
+    // In first-solution mode, parts after the earliest successful one are abandoned.
+    let earliest = AtomicUsize::new(usize::MAX);
+    let parts: Vec<(Vec<(u32, Vec<u8>)>, bool)> = order
+        .par_iter()
+        .enumerate()
+        .map(|(index, &c)| {
+            if deadline.reached() {
+                return (Vec::new(), true);
+            }
+            let mut dfs = new_dfs(n, queens, limit, mode, deadline, u64::MAX);
+            dfs.first_cols = 1 << c;
+            if mode == Mode::First {
+                dfs.abandon = Some((&earliest, index));
+            }
+            dfs.start();
+            if mode == Mode::First && !dfs.out.is_empty() {
+                earliest.fetch_min(index, Ordering::Relaxed);
+            }
+            (dfs.out, dfs.stopped)
+        })
+        .collect();
+    let mut solutions = Vec::new();
+    let mut complete = true;
+    for (out, stopped) in parts {
+        if mode == Mode::First {
+            if !out.is_empty() {
+                return Found {
+                    solutions: out,
+                    complete: true,
+                };
+            }
+            complete &= !stopped;
+        } else {
+            complete &= !stopped;
+            solutions.extend(out);
+        }
+    }
+    if solutions.len() > MAX_KEPT {
+        solutions.truncate(MAX_KEPT);
+        complete = false;
+    }
+    Found {
+        solutions,
+        complete,
+    }
+}
+
+/// [`search`], sequential, giving up (incomplete) after `node_cap` nodes.
+fn search_capped(
+    n: usize,
+    queens: &[Sq],
+    limit: u32,
+    mode: Mode,
+    deadline: &Deadline,
+    node_cap: u64,
+) -> Found {
+    if n <= LISTED_UP_TO {
+        let mut scratch = Scratch::default();
+        let mut out: Vec<(u32, Vec<u8>)> = Vec::new();
+        let mut limit = limit;
+        for cols in all_solutions(n) {
+            if let Some(c) = cost(queens, cols, limit, &mut scratch) {
+                match mode {
+                    Mode::Best => {
+                        out.clear();
+                        out.push((c, cols.clone()));
+                        if c == 0 {
+                            break;
+                        }
+                        limit = c - 1;
+                    }
+                    Mode::All => out.push((c, cols.clone())),
+                    Mode::First => {
+                        out.push((c, cols.clone()));
+                        break;
+                    }
+                }
+            }
+        }
+        return Found {
+            solutions: out,
+            complete: true,
+        };
+    }
+    let mut dfs = new_dfs(n, queens, limit, mode, deadline, node_cap);
+    dfs.start();
+    let complete = !dfs.stopped || (mode == Mode::First && !dfs.out.is_empty());
+    Found {
+        solutions: dfs.out,
+        complete,
+    }
+}
+
+struct Dfs<'a> {
+    n: usize,
+    queens: &'a [Sq],
+    occ: [u64; 64],
+    /// Queens already known to be off the solution being built (rows not yet placed).
+    counted: [u64; 64],
+    cols: Vec<u8>,
+    limit: u32,
+    mode: Mode,
+    out: Vec<(u32, Vec<u8>)>,
+    scratch: Scratch,
+    deadline: &'a Deadline,
+    nodes: u64,
+    node_cap: u64,
+    stopped: bool,
+    undo: Vec<(u8, u64)>,
+    /// The columns allowed in the first row (a part of a split search).
+    first_cols: u64,
+    /// A shared earliest successful part and this part's index: stop when an earlier part
+    /// has succeeded.
+    abandon: Option<(&'a AtomicUsize, usize)>,
+}
+
+/// Counts behind the bound of a partial solution (rows `0..row` placed).
+///
+/// A queen is *live* when it stands in an unplaced row and is not yet known to be off the
+/// solution. The misplaced queens number `n - (placed rows whose square holds a queen) - (live
+/// queens that end on the solution)`, and the live queens that end on it do not attack one
+/// another: at most one per unplaced row, unused column, unused diagonal and unused
+/// anti-diagonal. So `m >= n - on_placed - min(live rows, columns, diagonals, anti-diagonals)`.
+#[derive(Clone, Copy)]
+struct Live {
+    row_live: [u8; 64],
+    col_live: [u8; 64],
+    diag_live: [u8; 128],
+    anti_live: [u8; 128],
+    live_rows: u32,
+    live_cols: u32,
+    live_diags: u32,
+    live_antis: u32,
+    on_placed: u32,
+}
+
+/// The lines already used by the placed rows.
+#[derive(Clone, Copy)]
+struct Used {
+    cols: u64,
+    diags: u128,
+    antis: u128,
+}
+
+impl Live {
+    fn bound(&self, n: usize) -> u32 {
+        let lines = self
+            .live_rows
+            .min(self.live_cols)
+            .min(self.live_diags)
+            .min(self.live_antis);
+        n as u32 - self.on_placed - lines
+    }
+
+    /// The live queen at `(r, c)` is no longer live.
+    fn kill(&mut self, n: usize, r: usize, c: usize, used: &Used) {
+        let (d, a) = (r + n - 1 - c, r + c);
+        self.row_live[r] -= 1;
+        if self.row_live[r] == 0 {
+            self.live_rows -= 1;
+        }
+        self.col_live[c] -= 1;
+        if self.col_live[c] == 0 && used.cols >> c & 1 == 0 {
+            self.live_cols -= 1;
+        }
+        self.diag_live[d] -= 1;
+        if self.diag_live[d] == 0 && used.diags >> d & 1 == 0 {
+            self.live_diags -= 1;
+        }
+        self.anti_live[a] -= 1;
+        if self.anti_live[a] == 0 && used.antis >> a & 1 == 0 {
+            self.live_antis -= 1;
+        }
+    }
+}
+
+impl Dfs<'_> {
+    fn start(&mut self) {
+        let n = self.n;
+        let mut live = Live {
+            row_live: [0; 64],
+            col_live: [0; 64],
+            diag_live: [0; 128],
+            anti_live: [0; 128],
+            live_rows: 0,
+            live_cols: 0,
+            live_diags: 0,
+            live_antis: 0,
+            on_placed: 0,
+        };
+        for &(r, c) in self.queens {
+            let (r, c) = (r as usize, c as usize);
+            live.row_live[r] += 1;
+            live.col_live[c] += 1;
+            live.diag_live[r + n - 1 - c] += 1;
+            live.anti_live[r + c] += 1;
+        }
+        let count = |v: &[u8]| v.iter().filter(|&&k| k > 0).count() as u32;
+        live.live_rows = count(&live.row_live);
+        live.live_cols = count(&live.col_live);
+        live.live_diags = count(&live.diag_live);
+        live.live_antis = count(&live.anti_live);
+        if live.bound(n) <= self.limit {
+            self.row(0, &live, 0, 0, 0);
+        }
+    }
+
+    /// Places row `row` given the live counts of the rows above.
+    fn row(&mut self, row: usize, live: &Live, cm: u64, dm: u128, am: u128) {
+        if self.stopped {
+            return;
+        }
+        self.nodes += 1;
+        if self.nodes >= self.node_cap
+            || (self.nodes & 255 == 0
+                && (self.deadline.reached()
+                    || self
+                        .abandon
+                        .is_some_and(|(e, i)| e.load(Ordering::Relaxed) < i)))
+        {
+            self.stopped = true;
+            return;
+        }
+        let n = self.n;
+        if row == n {
+            if let Some(c) = cost(self.queens, &self.cols, self.limit, &mut self.scratch) {
+                match self.mode {
+                    Mode::Best => {
+                        self.out.clear();
+                        self.out.push((c, self.cols.clone()));
+                        // Only strictly cheaper solutions from now on.
+                        if c == 0 {
+                            self.stopped = true;
+                        } else {
+                            self.limit = c - 1;
+                        }
+                    }
+                    Mode::First => {
+                        self.out.push((c, self.cols.clone()));
+                        self.stopped = true;
+                    }
+                    Mode::All => {
+                        if self.out.len() >= MAX_KEPT {
+                            self.stopped = true;
+                            return;
+                        }
+                        self.out.push((c, self.cols.clone()));
+                    }
+                }
+            }
+            return;
+        }
+        let free = !cm & !((dm >> row) as u64).reverse_bits_n(n) & !((am >> row) as u64) & mask(n);
+        if free == 0 {
+            return;
+        }
+        // The queens of this row first (keeping a queen in place is usually cheap).
+        let free = if row == 0 {
+            free & self.first_cols
+        } else {
+            free
+        };
+        let own = self.occ[row] & free;
+        for pass in 0..2 {
+            let mut cand = if pass == 0 { own } else { free & !own };
+            while cand != 0 {
+                let c = cand.trailing_zeros() as usize;
+                cand &= cand - 1;
+                let (d, a) = (row + n - 1 - c, row + c);
+                let before = Used {
+                    cols: cm,
+                    diags: dm,
+                    antis: am,
+                };
+                let used = Used {
+                    cols: cm | 1 << c,
+                    diags: dm | 1u128 << d,
+                    antis: am | 1u128 << a,
+                };
+                let mut next = *live;
+                // The queens of this row leave the live pool; the one on (row, c) stays put.
+                let mut bits = self.occ[row] & !self.counted[row];
+                while bits != 0 {
+                    let c2 = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    next.kill(n, row, c2, &before);
+                    if c2 == c {
+                        next.on_placed += 1;
+                    }
+                }
+                // Its column and diagonals become used: no longer live lines.
+                if next.col_live[c] > 0 {
+                    next.live_cols -= 1;
+                }
+                if next.diag_live[d] > 0 {
+                    next.live_diags -= 1;
+                }
+                if next.anti_live[a] > 0 {
+                    next.live_antis -= 1;
+                }
+                let mark = self.undo.len();
+                for r2 in row + 1..n {
+                    let d = r2 - row;
+                    let mut hit = 1u64 << c;
+                    if c + d < n {
+                        hit |= 1 << (c + d);
+                    }
+                    if c >= d {
+                        hit |= 1 << (c - d);
+                    }
+                    let fresh = self.occ[r2] & hit & !self.counted[r2];
+                    if fresh != 0 {
+                        self.counted[r2] |= fresh;
+                        self.undo.push((r2 as u8, fresh));
+                        let mut f = fresh;
+                        while f != 0 {
+                            let c2 = f.trailing_zeros() as usize;
+                            f &= f - 1;
+                            next.kill(n, r2, c2, &used);
+                        }
+                    }
+                }
+                if next.bound(n) <= self.limit {
+                    self.cols[row] = c as u8;
+                    self.row(row + 1, &next, used.cols, used.diags, used.antis);
+                }
+                while self.undo.len() > mark {
+                    let (r2, bits) = self.undo.pop().expect("mark below length");
+                    self.counted[r2 as usize] &= !bits;
+                }
+                if self.stopped {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+fn mask(n: usize) -> u64 {
+    if n == 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
+/// Reverses the low `n` bits (bit `i` goes to bit `n - 1 - i`).
+trait ReverseLow {
+    fn reverse_bits_n(self, n: usize) -> u64;
+}
+
+impl ReverseLow for u64 {
+    #[inline]
+    fn reverse_bits_n(self, n: usize) -> u64 {
+        (self & mask(n)).reverse_bits() >> (64 - n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::columns_to_squares;
+    use crate::verify::n_queens_solution;
+
+    #[test]
+    fn explicit_solutions_are_solutions() {
+        for n in (4..=64).chain([1]) {
+            let cols: Vec<usize> = explicit_solution(n)
+                .unwrap()
+                .iter()
+                .map(|&c| c as usize)
+                .collect();
+            n_queens_solution(n, &columns_to_squares(&cols)).unwrap();
+        }
+        assert!(explicit_solution(2).is_none() && explicit_solution(3).is_none());
+    }
+
+    #[test]
+    fn listed_solution_counts() {
+        let counts: Vec<usize> = (1..=10).map(|n| all_solutions(n).len()).collect();
+        assert_eq!(counts, [1, 0, 0, 2, 10, 4, 40, 92, 352, 724]);
+    }
+
+    #[test]
+    fn bounded_passes_find_the_minimum_over_all_solutions() {
+        // n = 11, 12: the pruned search against the minimum over every solution (enumerated by
+        // the same search with no effective bound, so every solution is a leaf).
+        let mut x = 0x1234_5678u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for n in [11usize, 12] {
+            for round in 0..8 {
+                let mut queens: Vec<Sq> = Vec::new();
+                if round % 2 == 1 {
+                    // A solution with two queens moved: the near-solved case.
+                    let sol = explicit_solution(n).unwrap();
+                    queens = sol.iter().enumerate().map(|(r, &c)| (r as u8, c)).collect();
+                    for _ in 0..2 {
+                        let i = (next() % n as u64) as usize;
+                        loop {
+                            let s = ((next() % n as u64) as u8, (next() % n as u64) as u8);
+                            if !queens.contains(&s) {
+                                queens[i] = s;
+                                break;
+                            }
+                        }
+                    }
+                }
+                while queens.len() < n {
+                    let s = ((next() % n as u64) as u8, (next() % n as u64) as u8);
+                    if !queens.contains(&s) {
+                        queens.push(s);
+                    }
+                }
+                let every = search(
+                    n,
+                    &queens,
+                    2 * n as u32,
+                    Mode::All,
+                    &Deadline::never(),
+                    true,
+                );
+                assert!(every.complete);
+                assert_eq!(every.solutions.len(), if n == 11 { 2680 } else { 14200 });
+                let min = every.solutions.iter().map(|s| s.0).min().unwrap();
+                let got = cheapest(n, &queens, &Deadline::never(), round % 4 < 2);
+                assert!(got.complete);
+                assert_eq!(got.best.unwrap().0, min);
+                assert!(line_bound(n, &queens) <= min);
+            }
+        }
+    }
+}
