@@ -1,0 +1,326 @@
+//! Depth-first branch and bound over rows with bitboards, bounded by an incrementally
+//! re-optimised assignment relaxation (see [`super::assign`]) on Lagrangian-adjusted costs.
+//!
+//! Costs are minimised here: `cost(r, c) = scale * (rowmax(r) - w(r, c))`, so the best placement
+//! is the one of least cost. The search runs on `cost' = cost + lambda(diagonal) +
+//! lambda(anti-diagonal)` with `lambda >= 0`; for any placement `cost' - Lambda <= cost` where
+//! `Lambda` is the sum of all multipliers, so `lb' - Lambda` bounds the true cost from below.
+//!
+//! Determinism: each worker owns a *rank* (the heuristic is rank 0, subproblem `i` of the
+//! frontier is rank `i + 1`). A leaf replaces the incumbent when it is cheaper, or equally cheap
+//! with a smaller rank; a node is pruned when it cannot be cheaper, or can only tie and the
+//! incumbent's rank is at most the worker's. Child order depends only on the node. So the final
+//! answer is the heuristic's when nothing beats it, otherwise the first leaf (in its depth-first
+//! order) of the lowest-ranked subproblem holding the optimum, whatever the thread count.
+
+use super::assign::{bits, Cost, Duals, NONE};
+use crate::options::Deadline;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+
+/// A search problem: costs already scaled and Lagrangian-adjusted.
+pub(crate) struct Problem<T> {
+    /// Side length, 4..=64.
+    pub n: usize,
+    /// Mask of the `n` columns.
+    pub full: u64,
+    /// `cost'`: row-major, stride `n`.
+    pub cost: Vec<T>,
+    /// The true scaled cost, row-major, stride `n` (multiples of `scale`).
+    pub true_cost: Vec<T>,
+    /// `Lambda`, the sum of all multipliers.
+    pub lambda_total: T,
+    /// The scale of the true costs.
+    pub scale: T,
+}
+
+/// A node: the queens placed so far, what is still allowed, and the assignment relaxation of
+/// the rest (all free rows matched, duals feasible).
+#[derive(Clone)]
+pub(crate) struct Node<T> {
+    rows_free: u64,
+    cols_free: u64,
+    diag: u128,
+    anti: u128,
+    /// Lower bound on `cost'` of every completion: placed `cost'` plus the free duals.
+    pub lb: T,
+    placed_cost: T,
+    cols: [u8; 64],
+    allowed: [u64; 64],
+    duals: Duals<T>,
+}
+
+impl<T: Cost> Node<T> {
+    /// The empty board with its assignment relaxation solved, or `None` if (impossibly) no
+    /// perfect matching exists.
+    pub fn root(p: &Problem<T>) -> Option<Self> {
+        let mut allowed = [0u64; 64];
+        for a in allowed.iter_mut().take(p.n) {
+            *a = p.full;
+        }
+        let (duals, lb) = Duals::solve(p.full, &allowed, &p.cost, p.n)?;
+        Some(Node {
+            rows_free: p.full,
+            cols_free: p.full,
+            diag: 0,
+            anti: 0,
+            lb,
+            placed_cost: T::default(),
+            cols: [NONE; 64],
+            allowed,
+            duals,
+        })
+    }
+
+    /// Columns still open to row `r`: free column, free diagonal, free anti-diagonal.
+    #[inline]
+    fn open_columns(&self, r: usize, n: usize) -> u64 {
+        self.cols_free & !((self.diag >> (n - 1 - r)) as u64) & !((self.anti >> r) as u64)
+    }
+}
+
+/// The best placement found so far, shared by all workers.
+pub(crate) struct Incumbent<T> {
+    /// Its true scaled cost.
+    pub cost: T,
+    /// Rank of the worker that found it (0: the heuristic).
+    pub rank: usize,
+    /// Column per row.
+    pub cols: Vec<u8>,
+}
+
+/// State shared by the workers.
+pub(crate) struct Shared<T> {
+    /// The incumbent.
+    pub best: Mutex<Incumbent<T>>,
+    /// Set when the deadline passes: every worker unwinds.
+    pub stop: AtomicBool,
+    /// The caller's deadline.
+    pub deadline: Deadline,
+}
+
+impl<T: Cost> Shared<T> {
+    /// Offers a placement; it is taken when cheaper, or as cheap with a smaller rank.
+    pub fn offer(&self, cost: T, rank: usize, cols: &[u8]) {
+        let mut best = self.best.lock().unwrap_or_else(|e| e.into_inner());
+        if cost < best.cost || (cost == best.cost && rank < best.rank) {
+            best.cost = cost;
+            best.rank = rank;
+            best.cols.clear();
+            best.cols.extend_from_slice(cols);
+        }
+    }
+
+    fn snapshot(&self) -> (T, usize) {
+        let best = self.best.lock().unwrap_or_else(|e| e.into_inner());
+        (best.cost, best.rank)
+    }
+}
+
+/// One depth-first searcher with its cached view of the incumbent.
+pub(crate) struct Worker<'a, T> {
+    p: &'a Problem<T>,
+    shared: &'a Shared<T>,
+    rank: usize,
+    best: T,
+    holder: usize,
+    strict_threshold: T,
+    tie_threshold: T,
+    /// Nodes visited.
+    pub nodes: u64,
+    node_limit: u64,
+    stopped: bool,
+}
+
+const POLL_EVERY: u64 = 1024;
+
+impl<'a, T: Cost> Worker<'a, T> {
+    /// A worker of the given rank; it stops by itself after `node_limit` nodes.
+    pub fn new(p: &'a Problem<T>, shared: &'a Shared<T>, rank: usize, node_limit: u64) -> Self {
+        let mut w = Worker {
+            p,
+            shared,
+            rank,
+            best: T::default(),
+            holder: 0,
+            strict_threshold: T::default(),
+            tie_threshold: T::default(),
+            nodes: 0,
+            node_limit,
+            stopped: false,
+        };
+        w.refresh();
+        w
+    }
+
+    fn refresh(&mut self) {
+        let (best, holder) = self.shared.snapshot();
+        self.best = best;
+        self.holder = holder;
+        // A completion costs at least lb - Lambda; true costs are multiples of `scale`.
+        self.strict_threshold = best - self.p.scale + self.p.lambda_total;
+        self.tie_threshold = best + self.p.lambda_total;
+    }
+
+    fn poll(&mut self) {
+        self.refresh();
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        } else if self.shared.deadline.reached() {
+            self.shared.stop.store(true, Ordering::Relaxed);
+            self.stopped = true;
+        } else if self.nodes >= self.node_limit {
+            self.stopped = true;
+        }
+    }
+
+    /// Whether nothing under a node with this bound can replace the incumbent.
+    #[inline]
+    fn prunable(&self, lb: T) -> bool {
+        lb > self.strict_threshold && (lb > self.tie_threshold || self.holder <= self.rank)
+    }
+
+    fn leaf(&mut self, node: &Node<T>) {
+        let cost = node.placed_cost;
+        if cost < self.best || (cost == self.best && self.rank < self.holder) {
+            self.shared.offer(cost, self.rank, &node.cols[..self.p.n]);
+            self.refresh();
+        }
+    }
+
+    /// The row to branch on (fewest open squares, lowest index on ties) and its children as
+    /// `(bound, column)`, best bound first (lowest column on ties).
+    fn branch(&self, node: &Node<T>, kids: &mut [(T, u8); 64]) -> (usize, usize) {
+        let mut row = 0;
+        let mut fewest = u32::MAX;
+        for r in bits(node.rows_free) {
+            let k = node.allowed[r].count_ones();
+            if k < fewest {
+                fewest = k;
+                row = r;
+            }
+        }
+        let n = self.p.n;
+        let cost = &self.p.cost[row * n..row * n + n];
+        let ur = node.duals.u[row];
+        let mut len = 0;
+        for c in bits(node.allowed[row]) {
+            let item = (node.lb + (cost[c] - ur - node.duals.v[c]), c as u8);
+            let mut i = len;
+            while i > 0 && kids[i - 1] > item {
+                kids[i] = kids[i - 1];
+                i -= 1;
+            }
+            kids[i] = item;
+            len += 1;
+        }
+        (row, len)
+    }
+
+    /// The child placing a queen on `(r, c)` with relaxation re-optimised, or `None` when it is
+    /// infeasible or pruned.
+    fn child(&mut self, node: &Node<T>, r: usize, c: usize, lb: T) -> Option<Node<T>> {
+        let n = self.p.n;
+        let mut ch = node.clone();
+        ch.rows_free &= !(1 << r);
+        ch.cols_free &= !(1 << c);
+        ch.diag |= 1u128 << (c + n - 1 - r);
+        ch.anti |= 1u128 << (r + c);
+        ch.cols[r] = c as u8;
+        ch.placed_cost = ch.placed_cost + self.p.true_cost[r * n + c];
+        ch.lb = lb;
+        let d = &mut ch.duals;
+        let partner = d.row_match[r];
+        if partner as usize != c {
+            let k = d.col_match[c];
+            d.row_match[k as usize] = NONE;
+            d.col_match[partner as usize] = NONE;
+        }
+        d.row_match[r] = NONE;
+        d.col_match[c] = NONE;
+        let mut unmatched = 0u64;
+        for k in bits(ch.rows_free) {
+            let open = ch.open_columns(k, n);
+            if open == 0 {
+                return None;
+            }
+            ch.allowed[k] = open;
+            let m = ch.duals.row_match[k];
+            if m == NONE {
+                unmatched |= 1 << k;
+            } else if open >> m & 1 == 0 {
+                ch.duals.row_match[k] = NONE;
+                ch.duals.col_match[m as usize] = NONE;
+                unmatched |= 1 << k;
+            }
+        }
+        ch.allowed[r] = 0;
+        for k in bits(unmatched) {
+            let delta = ch.duals.augment(k, &ch.allowed, &self.p.cost, n)?;
+            ch.lb = ch.lb + delta;
+            if self.prunable(ch.lb) {
+                return None;
+            }
+        }
+        Some(ch)
+    }
+
+    /// Searches the subtree of `node`. Returns `None` when it was searched completely, or the
+    /// least bound of the nodes left open when the worker stopped.
+    pub fn search(&mut self, node: &Node<T>) -> Option<T> {
+        self.nodes += 1;
+        if self.nodes % POLL_EVERY == 0 {
+            self.poll();
+        }
+        if self.stopped {
+            return Some(node.lb);
+        }
+        if node.rows_free == 0 {
+            self.leaf(node);
+            return None;
+        }
+        if self.prunable(node.lb) {
+            return None;
+        }
+        let mut kids = [(T::default(), 0u8); 64];
+        let (row, len) = self.branch(node, &mut kids);
+        for i in 0..len {
+            let (lb, c) = kids[i];
+            if self.prunable(lb) {
+                break;
+            }
+            if let Some(child) = self.child(node, row, c as usize, lb) {
+                if let Some(open) = self.search(&child) {
+                    let rest = if i + 1 < len { kids[i + 1].0 } else { open };
+                    return Some(open.min(rest));
+                }
+            }
+        }
+        None
+    }
+
+    /// The children of `node` that survive pruning, in search order (for splitting the tree).
+    pub fn expand(&mut self, node: &Node<T>) -> Vec<Node<T>> {
+        self.nodes += 1;
+        if node.rows_free == 0 {
+            return vec![node.clone()];
+        }
+        let mut kids = [(T::default(), 0u8); 64];
+        let (row, len) = self.branch(node, &mut kids);
+        let mut out = Vec::with_capacity(len);
+        for &(lb, c) in &kids[..len] {
+            if self.prunable(lb) {
+                break;
+            }
+            if let Some(child) = self.child(node, row, c as usize, lb) {
+                out.push(child);
+            }
+        }
+        out
+    }
+
+    /// Whether a node (e.g. a frontier node) can be dropped without search.
+    pub fn can_prune(&self, node: &Node<T>) -> bool {
+        node.rows_free != 0 && self.prunable(node.lb)
+    }
+}
