@@ -168,10 +168,11 @@ pub fn best(grid: &WeightGrid, options: &Options) -> Result<Placement, WeightErr
         .map(|i| row_max[i / n] - grid.cells[i] as i128)
         .collect();
     let widest = costs.iter().copied().max().unwrap_or(0);
+    let tuning = Tuning::default();
     let (cost_sum, bound_cost, cols, nodes, cancelled) = if widest <= 1 << 36 {
-        solve::<i64>(n, &costs, options)
+        solve::<i64>(n, &costs, options, tuning)
     } else {
-        solve::<i128>(n, &costs, options)
+        solve::<i128>(n, &costs, options, tuning)
     };
     let queens: Vec<Square> = cols
         .iter()
@@ -194,14 +195,33 @@ pub fn best(grid: &WeightGrid, options: &Options) -> Result<Placement, WeightErr
 
 /// Scale of the costs inside the search, so that integer multipliers can take small steps.
 const SCALE: i128 = 64;
-/// Nodes of the first, sequential dive (it proves small instances alone).
-const DIVE_NODES: u64 = 20_000;
-/// The tree is split until this many subproblems exist (independent of the thread count).
-const FRONTIER: usize = 256;
+/// Sizes of the search phases. They must not depend on the thread count (the answer's
+/// tie-breaking depends on them).
+#[derive(Clone, Copy, Debug)]
+struct Tuning {
+    /// Nodes of the first, sequential dive (it proves small instances alone).
+    dive_nodes: u64,
+    /// The tree is split until this many subproblems exist.
+    frontier: usize,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Tuning {
+            dive_nodes: 20_000,
+            frontier: 256,
+        }
+    }
+}
 
 /// Solves with costs of type `T`. Returns (cost of the placement, proven lower bound on the
 /// optimal cost, columns, nodes, whether cancelled), costs unscaled.
-fn solve<T: Cost>(n: usize, costs: &[i128], options: &Options) -> (i128, i128, Vec<u8>, u64, bool) {
+fn solve<T: Cost>(
+    n: usize,
+    costs: &[i128],
+    options: &Options,
+    tuning: Tuning,
+) -> (i128, i128, Vec<u8>, u64, bool) {
     let deadline = options.deadline();
     let scale = T::from_i128(SCALE);
     let true_cost: Vec<T> = costs.iter().map(|&c| T::from_i128(c * SCALE)).collect();
@@ -269,7 +289,7 @@ fn solve<T: Cost>(n: usize, costs: &[i128], options: &Options) -> (i128, i128, V
         return finish(None, 1);
     };
     // A sequential dive: a good incumbent early, and the whole proof for small boards.
-    let mut dive = Worker::new(&problem, &shared, 0, DIVE_NODES);
+    let mut dive = Worker::new(&problem, &shared, 0, tuning.dive_nodes);
     let open = dive.search(&root);
     let mut nodes = dive.nodes;
     if open.is_none() || shared.stop.load(Ordering::Relaxed) {
@@ -288,7 +308,7 @@ fn solve<T: Cost>(n: usize, costs: &[i128], options: &Options) -> (i128, i128, V
     // Split the tree into a frontier that does not depend on the thread count.
     let mut splitter = Worker::new(&problem, &shared, 1, u64::MAX);
     let mut frontier = vec![root];
-    while frontier.len() < FRONTIER {
+    while frontier.len() < tuning.frontier {
         if deadline.reached() {
             let open = frontier.iter().map(|node| node.lb).min();
             return finish(open, nodes + splitter.nodes);
@@ -439,4 +459,84 @@ fn multipliers<T: Cost>(
         }
     }
     (best_lambda, found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The least cost over all N-queens placements, by plain enumeration of permutations.
+    fn brute_cost(n: usize, costs: &[i128]) -> Option<i128> {
+        fn go(n: usize, row: usize, used: &mut Vec<usize>, costs: &[i128]) -> Option<i128> {
+            if row == n {
+                return Some(0);
+            }
+            let mut best: Option<i128> = None;
+            for c in 0..n {
+                let clash = used
+                    .iter()
+                    .enumerate()
+                    .any(|(r, &k)| k == c || row - r == c.abs_diff(k));
+                if clash {
+                    continue;
+                }
+                used.push(c);
+                if let Some(rest) = go(n, row + 1, used, costs) {
+                    let total = costs[row * n + c] + rest;
+                    best = Some(best.map_or(total, |b| b.min(total)));
+                }
+                used.pop();
+            }
+            best
+        }
+        go(n, 0, &mut Vec::new(), costs)
+    }
+
+    fn run_split(
+        n: usize,
+        costs: &[i128],
+        threads: usize,
+        frontier: usize,
+    ) -> (i128, i128, Vec<u8>) {
+        let tuning = Tuning {
+            dive_nodes: 1,
+            frontier,
+        };
+        let options = Options::with_threads(threads);
+        let (cost, bound, cols, _, _) = if costs.iter().all(|&c| c <= 1 << 36) {
+            solve::<i64>(n, costs, &options, tuning)
+        } else {
+            solve::<i128>(n, costs, &options, tuning)
+        };
+        (cost, bound, cols)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// The split, multi-threaded search agrees with enumeration, proves its answer, and
+        /// returns the same placement on 1 and 2 threads.
+        #[test]
+        fn split_search_matches_enumeration(
+            n in 4usize..=9,
+            seed in any::<u64>(),
+            spread in prop_oneof![Just(0i128), Just(3), Just(100), Just(1i128 << 40), Just(1i128 << 64)],
+            frontier in 1usize..40,
+        ) {
+            let mut x = seed | 1;
+            let costs: Vec<i128> = (0..n * n).map(|_| {
+                x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+                if spread == 0 { 0 } else { (x as i128).rem_euclid(spread) }
+            }).collect();
+            let want = brute_cost(n, &costs);
+            let (cost, bound, cols) = run_split(n, &costs, 1, frontier);
+            prop_assert_eq!(Some(cost), want);
+            prop_assert_eq!(bound, cost);
+            let recomputed: i128 = cols.iter().enumerate().map(|(r, &c)| costs[r * n + c as usize]).sum();
+            prop_assert_eq!(recomputed, cost);
+            let two = run_split(n, &costs, 2, frontier);
+            prop_assert_eq!(two, (cost, bound, cols));
+        }
+    }
 }

@@ -269,7 +269,7 @@ impl<'a, T: Cost> Worker<'a, T> {
     /// least bound of the nodes left open when the worker stopped.
     pub fn search(&mut self, node: &Node<T>) -> Option<T> {
         self.nodes += 1;
-        if self.nodes % POLL_EVERY == 0 {
+        if self.nodes % POLL_EVERY == 0 || self.nodes >= self.node_limit {
             self.poll();
         }
         if self.stopped {
