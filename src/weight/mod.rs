@@ -203,6 +203,8 @@ struct Tuning {
     dive_nodes: u64,
     /// The tree is split until this many subproblems exist.
     frontier: usize,
+    /// Simulated-annealing moves per row for the first incumbent.
+    anneal_moves_per_row: u64,
 }
 
 impl Default for Tuning {
@@ -210,6 +212,7 @@ impl Default for Tuning {
         Tuning {
             dive_nodes: 20_000,
             frontier: 256,
+            anneal_moves_per_row: 20_000,
         }
     }
 }
@@ -232,6 +235,13 @@ fn solve<T: Cost>(
             .sum()
     };
     let mut start = heuristic::construction(n);
+    heuristic::swap_descent(&mut start, |r, c| costs[r * n + c], 64);
+    heuristic::anneal(
+        &mut start,
+        costs,
+        tuning.anneal_moves_per_row * n as u64,
+        0x5EED,
+    );
     heuristic::swap_descent(&mut start, |r, c| costs[r * n + c], 64);
     let (lambda, found) = multipliers(n, &true_cost, scale, &start, costs, &deadline);
     if let Some(better) = found {
@@ -324,7 +334,7 @@ fn solve<T: Cost>(
         }
     }
     nodes += splitter.nodes;
-    frontier.sort_by(|a, b| a.lb.cmp(&b.lb));
+    frontier.sort_by_key(|node| node.lb);
     let total = frontier.len();
     let next_index = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
@@ -502,6 +512,7 @@ mod tests {
         let tuning = Tuning {
             dive_nodes: 1,
             frontier,
+            anneal_moves_per_row: 100,
         };
         let options = Options::with_threads(threads);
         let (cost, bound, cols, _, _) = if costs.iter().all(|&c| c <= 1 << 36) {
