@@ -236,13 +236,6 @@ fn solve<T: Cost>(
     };
     let mut start = heuristic::construction(n);
     heuristic::swap_descent(&mut start, |r, c| costs[r * n + c], 64);
-    heuristic::anneal(
-        &mut start,
-        costs,
-        tuning.anneal_moves_per_row * n as u64,
-        0x5EED,
-    );
-    heuristic::swap_descent(&mut start, |r, c| costs[r * n + c], 64);
     let (lambda, found) = multipliers(n, &true_cost, scale, &start, costs, &deadline);
     if let Some(better) = found {
         if cost_of(&better) < cost_of(&start) {
@@ -305,9 +298,16 @@ fn solve<T: Cost>(
     if open.is_none() || shared.stop.load(Ordering::Relaxed) {
         return finish(open, nodes);
     }
+    // The dive did not finish: a harder instance, worth a better incumbent before splitting.
     {
         let mut best = shared.best.lock().unwrap_or_else(|e| e.into_inner());
         let mut cols = best.cols.clone();
+        heuristic::anneal(
+            &mut cols,
+            costs,
+            tuning.anneal_moves_per_row * n as u64,
+            0x5EED,
+        );
         heuristic::swap_descent(&mut cols, |r, c| costs[r * n + c], 64);
         let improved = T::from_i128(cost_of(&cols) * SCALE);
         if improved < best.cost {

@@ -191,16 +191,32 @@ impl<'a, T: Cost> Worker<'a, T> {
     /// The row to branch on (fewest open squares, lowest index on ties) and its children as
     /// `(bound, column)`, best bound first (lowest column on ties).
     fn branch(&self, node: &Node<T>, kids: &mut [(T, u8); 64]) -> (usize, usize) {
+        let n = self.p.n;
         let mut row = 0;
         let mut fewest = u32::MAX;
+        let mut widest = T::default();
         for r in bits(node.rows_free) {
             let k = node.allowed[r].count_ones();
-            if k < fewest {
+            if k <= 1 {
+                row = r;
+                break;
+            }
+            // Regret: the second-least reduced cost in the row (the least is 0, its partner).
+            let cost = &self.p.cost[r * n..r * n + n];
+            let ur = node.duals.u[r];
+            let partner = node.duals.row_match[r] as usize;
+            let mut second: Option<T> = None;
+            for c in bits(node.allowed[r] & !(1 << partner)) {
+                let rc = cost[c] - ur - node.duals.v[c];
+                second = Some(second.map_or(rc, |s: T| s.min(rc)));
+            }
+            let regret = second.unwrap_or_default();
+            if fewest == u32::MAX || regret > widest {
+                widest = regret;
                 fewest = k;
                 row = r;
             }
         }
-        let n = self.p.n;
         let cost = &self.p.cost[row * n..row * n + n];
         let ur = node.duals.u[row];
         let mut len = 0;
