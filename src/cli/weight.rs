@@ -2,10 +2,12 @@
 
 use super::{located, read_input, Failure, SearchArgs, EXIT_INTERRUPTED, EXIT_NO_ANSWER};
 use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
 use queens::format::{parse_weight_grid, weight as output};
 use queens::weight::{best, WeightError};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Arguments of `queens weight`.
@@ -23,7 +25,28 @@ pub fn run(args: &WeightArgs) -> Result<ExitCode, Failure> {
     let (name, text) = read_input(&args.file)?;
     let grid = parse_weight_grid(&text).map_err(|e| located(&name, &e))?;
     let started = Instant::now();
-    let placement = match best(&grid, &args.search.options()) {
+    let mut options = args.search.options();
+    // Subproblems done, drawn on stderr only when it is a terminal.
+    let bar = super::stderr_is_terminal().then(|| {
+        let bar = ProgressBar::new(0);
+        bar.set_style(
+            ProgressStyle::with_template("{elapsed} [{bar:30}] {pos}/{len} subproblems")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar
+    });
+    if let Some(bar) = &bar {
+        let bar = bar.clone();
+        options.progress = Some(Arc::new(move |done, total| {
+            bar.set_length(total);
+            bar.set_position(done);
+        }));
+    }
+    let outcome = best(&grid, &options);
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let placement = match outcome {
         Ok(p) => p,
         Err(e @ WeightError::NoPlacement { .. }) => {
             return Err(Failure {

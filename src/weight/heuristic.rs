@@ -294,4 +294,32 @@ mod tests {
             assert_eq!(n_queens_solution(n, &columns_to_squares(&cols)), Ok(()));
         }
     }
+
+    #[test]
+    fn annealing_keeps_placements_legal_never_worsens_and_repeats() {
+        for n in [4usize, 6, 9, 17, 40] {
+            let cost: Vec<i128> = (0..n * n)
+                .map(|i| ((i * 2654435761) % 101) as i128)
+                .collect();
+            let total = |cols: &[u8]| -> i128 {
+                cols.iter()
+                    .enumerate()
+                    .map(|(r, &c)| cost[r * n + c as usize])
+                    .sum()
+            };
+            let start = construction(n);
+            let mut a = start.clone();
+            anneal(&mut a, &cost, 2_000 * n as u64, 7);
+            let mut b = start.clone();
+            anneal(&mut b, &cost, 2_000 * n as u64, 7);
+            assert_eq!(a, b, "same seed, same result");
+            assert!(total(&a) <= total(&start));
+            let cols: Vec<usize> = a.iter().map(|&c| c as usize).collect();
+            assert_eq!(
+                n_queens_solution(n, &columns_to_squares(&cols)),
+                Ok(()),
+                "n = {n}"
+            );
+        }
+    }
 }
