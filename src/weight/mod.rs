@@ -169,27 +169,32 @@ pub fn best(grid: &WeightGrid, options: &Options) -> Result<Placement, WeightErr
         .collect();
     let widest = costs.iter().copied().max().unwrap_or(0);
     let tuning = Tuning::default();
-    let (cost_sum, bound_cost, cols, nodes, cancelled) = if widest <= 1 << 36 {
+    let outcome = if widest <= 1 << 36 {
         solve::<i64>(n, &costs, options, tuning)
     } else {
         solve::<i128>(n, &costs, options, tuning)
     };
-    let queens: Vec<Square> = cols
+    let queens: Vec<Square> = outcome
+        .cols
         .iter()
         .enumerate()
         .map(|(r, &c)| Square::new(r, c as usize))
         .collect();
     let base: i128 = row_max.iter().sum();
-    let sum = base - cost_sum;
-    let optimal = bound_cost >= cost_sum;
+    let sum = base - outcome.cost;
+    let optimal = outcome.proven_cost >= outcome.cost;
     Ok(Placement {
         n,
         sum,
         queens,
         optimal,
-        bound: if optimal { sum } else { base - bound_cost },
-        nodes,
-        cancelled: cancelled && !optimal,
+        bound: if optimal {
+            sum
+        } else {
+            base - outcome.proven_cost
+        },
+        nodes: outcome.nodes,
+        cancelled: outcome.cancelled && !optimal,
     })
 }
 
@@ -217,14 +222,23 @@ impl Default for Tuning {
     }
 }
 
-/// Solves with costs of type `T`. Returns (cost of the placement, proven lower bound on the
-/// optimal cost, columns, nodes, whether cancelled), costs unscaled.
-fn solve<T: Cost>(
-    n: usize,
-    costs: &[i128],
-    options: &Options,
-    tuning: Tuning,
-) -> (i128, i128, Vec<u8>, u64, bool) {
+/// What [`solve`] found, in unscaled costs (row maximum minus weight).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Outcome {
+    /// Cost of the placement.
+    cost: i128,
+    /// Proven lower bound on the optimal cost (at most `cost`; equal when proven optimal).
+    proven_cost: i128,
+    /// Column per row.
+    cols: Vec<u8>,
+    /// Search nodes visited.
+    nodes: u64,
+    /// Whether the cancel flag was raised.
+    cancelled: bool,
+}
+
+/// Minimises the cost of a placement with costs held in type `T` (wide enough for the grid).
+fn solve<T: Cost>(n: usize, costs: &[i128], options: &Options, tuning: Tuning) -> Outcome {
     let deadline = options.deadline();
     let scale = T::from_i128(SCALE);
     let true_cost: Vec<T> = costs.iter().map(|&c| T::from_i128(c * SCALE)).collect();
@@ -280,13 +294,13 @@ fn solve<T: Cost>(
                 lb.div_euclid(SCALE) + i128::from(lb.rem_euclid(SCALE) != 0)
             }
         };
-        (
-            best_cost,
-            proven.min(best_cost),
-            best.cols.clone(),
+        Outcome {
+            cost: best_cost,
+            proven_cost: proven.min(best_cost),
+            cols: best.cols.clone(),
             nodes,
-            deadline.cancelled(),
-        )
+            cancelled: deadline.cancelled(),
+        }
     };
     let Some(root) = Node::root(&problem) else {
         return finish(None, 1);
@@ -515,12 +529,12 @@ mod tests {
             anneal_moves_per_row: 100,
         };
         let options = Options::with_threads(threads);
-        let (cost, bound, cols, _, _) = if costs.iter().all(|&c| c <= 1 << 36) {
+        let outcome = if costs.iter().all(|&c| c <= 1 << 36) {
             solve::<i64>(n, costs, &options, tuning)
         } else {
             solve::<i128>(n, costs, &options, tuning)
         };
-        (cost, bound, cols)
+        (outcome.cost, outcome.proven_cost, outcome.cols)
     }
 
     proptest! {
