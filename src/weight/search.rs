@@ -188,35 +188,33 @@ impl<'a, T: Cost> Worker<'a, T> {
         }
     }
 
-    /// The row to branch on (fewest open squares, lowest index on ties) and its children as
-    /// `(bound, column)`, best bound first (lowest column on ties).
+    /// The row to branch on and its children as `(bound, column)`, best bound first (lowest
+    /// column on ties). The row is the first with at most one open square, else the one of
+    /// largest regret: the second-least reduced cost among its open squares (the least is 0, on
+    /// its matched partner), i.e. what the bound loses when the row cannot have its partner.
+    /// Ties go to the lowest row.
     fn branch(&self, node: &Node<T>, kids: &mut [(T, u8); 64]) -> (usize, usize) {
         let n = self.p.n;
-        let mut row = 0;
-        let mut fewest = u32::MAX;
-        let mut widest = T::default();
+        let mut chosen: Option<(T, usize)> = None;
         for r in bits(node.rows_free) {
-            let k = node.allowed[r].count_ones();
-            if k <= 1 {
-                row = r;
+            if node.allowed[r].count_ones() <= 1 {
+                chosen = Some((T::default(), r));
                 break;
             }
-            // Regret: the second-least reduced cost in the row (the least is 0, its partner).
             let cost = &self.p.cost[r * n..r * n + n];
             let ur = node.duals.u[r];
             let partner = node.duals.row_match[r] as usize;
-            let mut second: Option<T> = None;
+            let mut regret: Option<T> = None;
             for c in bits(node.allowed[r] & !(1 << partner)) {
-                let rc = cost[c] - ur - node.duals.v[c];
-                second = Some(second.map_or(rc, |s: T| s.min(rc)));
+                let reduced = cost[c] - ur - node.duals.v[c];
+                regret = Some(regret.map_or(reduced, |s: T| s.min(reduced)));
             }
-            let regret = second.unwrap_or_default();
-            if fewest == u32::MAX || regret > widest {
-                widest = regret;
-                fewest = k;
-                row = r;
+            let regret = regret.unwrap_or_default();
+            if chosen.map_or(true, |(widest, _)| regret > widest) {
+                chosen = Some((regret, r));
             }
         }
+        let row = chosen.map_or(0, |(_, r)| r);
         let cost = &self.p.cost[row * n..row * n + n];
         let ur = node.duals.u[row];
         let mut len = 0;
