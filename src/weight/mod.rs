@@ -210,6 +210,8 @@ struct Tuning {
     frontier: usize,
     /// Simulated-annealing moves per row for the first incumbent.
     anneal_moves_per_row: u64,
+    /// Subgradient steps re-tuning the multipliers of each subproblem.
+    retune_steps: usize,
 }
 
 impl Default for Tuning {
@@ -218,6 +220,7 @@ impl Default for Tuning {
             dive_nodes: 20_000,
             frontier: 256,
             anneal_moves_per_row: 20_000,
+            retune_steps: 60,
         }
     }
 }
@@ -273,6 +276,7 @@ fn solve<T: Cost>(n: usize, costs: &[i128], options: &Options, tuning: Tuning) -
         cost,
         true_cost,
         lambda_total,
+        lambda,
         scale,
     };
     let shared = Shared {
@@ -354,6 +358,9 @@ fn solve<T: Cost>(n: usize, costs: &[i128], options: &Options, tuning: Tuning) -
     let done = AtomicUsize::new(0);
     let node_count = AtomicU64::new(nodes);
     let open_bounds: Mutex<Option<T>> = Mutex::new(None);
+    // The Polyak target of the subproblems' multipliers: fixed now, so that they do not depend
+    // on timing.
+    let target = shared.best.lock().unwrap_or_else(|e| e.into_inner()).cost;
     options.run_in_pool(|| {
         let threads = rayon::current_num_threads().max(1);
         rayon::scope(|scope| {
@@ -368,6 +375,19 @@ fn solve<T: Cost>(n: usize, costs: &[i128], options: &Options, tuning: Tuning) -
                         None
                     } else if shared.stop.load(Ordering::Relaxed) {
                         Some(frontier[i].lb)
+                    } else if let Some((sub, node)) =
+                        search::retune(&problem, &frontier[i], target, tuning.retune_steps)
+                    {
+                        let mut inner = Worker::new(&sub, &shared, i + 1, u64::MAX);
+                        let open = inner.search(&node);
+                        worker.nodes += inner.nodes;
+                        // Express an open bound in the outer problem's terms.
+                        open.map(|lb| {
+                            T::from_i128(
+                                lb.to_i128() - sub.lambda_total.to_i128()
+                                    + problem.lambda_total.to_i128(),
+                            )
+                        })
                     } else {
                         worker.search(&frontier[i])
                     };
@@ -527,6 +547,7 @@ mod tests {
             dive_nodes: 1,
             frontier,
             anneal_moves_per_row: 100,
+            retune_steps: 10,
         };
         let options = Options::with_threads(threads);
         let outcome = if costs.iter().all(|&c| c <= 1 << 36) {

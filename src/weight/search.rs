@@ -30,6 +30,8 @@ pub(crate) struct Problem<T> {
     pub true_cost: Vec<T>,
     /// `Lambda`, the sum of all multipliers.
     pub lambda_total: T,
+    /// The multipliers: diagonals (`c - r + n - 1`), then anti-diagonals (`2n - 1 + r + c`).
+    pub lambda: Vec<T>,
     /// The scale of the true costs.
     pub scale: T,
 }
@@ -337,4 +339,131 @@ impl<'a, T: Cost> Worker<'a, T> {
     pub fn can_prune(&self, node: &Node<T>) -> bool {
         node.rows_free != 0 && self.prunable(node.lb)
     }
+}
+
+/// Re-tunes the multipliers for the subtree of `node` by `iterations` projected subgradient
+/// steps on its own assignment relaxation (lines held by placed queens get multiplier 0), with
+/// `upper` (a true scaled cost) as the Polyak target. Returns the subproblem with its own costs
+/// and the node re-solved under them, when that bound is stronger than the inherited one.
+/// Depends only on its arguments, so it keeps the search deterministic.
+pub(crate) fn retune<T: Cost>(
+    p: &Problem<T>,
+    node: &Node<T>,
+    upper: T,
+    iterations: usize,
+) -> Option<(Problem<T>, Node<T>)> {
+    let n = p.n;
+    let lines = 2 * n - 1;
+    if node.rows_free == 0 || iterations == 0 {
+        return None;
+    }
+    let mut lambda = p.lambda.clone();
+    for d in 0..lines {
+        if node.diag >> d & 1 == 1 {
+            lambda[d] = T::default();
+        }
+        if node.anti >> d & 1 == 1 {
+            lambda[lines + d] = T::default();
+        }
+    }
+    let inherited = node.lb.to_i128() - p.lambda_total.to_i128();
+    let remaining = upper.to_i128() - node.placed_cost.to_i128();
+    let cap = p
+        .lambda
+        .iter()
+        .map(|l| l.to_i128())
+        .max()
+        .unwrap_or(0)
+        .max(p.scale.to_i128())
+        * 2;
+    let mut cost = p.true_cost.clone();
+    let mut best: Option<(i128, Vec<T>)> = None;
+    let mut count = vec![0i64; 2 * lines];
+    let mut theta = 1.0f64;
+    let mut stale = 0;
+    for _ in 0..iterations {
+        for r in bits(node.rows_free) {
+            for c in bits(node.allowed[r]) {
+                cost[r * n + c] =
+                    p.true_cost[r * n + c] + lambda[c + n - 1 - r] + lambda[lines + r + c];
+            }
+        }
+        let (duals, value) = Duals::solve(node.rows_free, &node.allowed, &cost, n)?;
+        let total: i128 = lambda.iter().map(|l| l.to_i128()).sum();
+        let lower = value.to_i128() - total;
+        if best.as_ref().map_or(true, |(b, _)| lower > *b) {
+            best = Some((lower, lambda.clone()));
+            stale = 0;
+        } else {
+            stale += 1;
+            if stale >= 5 {
+                theta /= 2.0;
+                stale = 0;
+            }
+        }
+        if lower > remaining - p.scale.to_i128() {
+            break;
+        }
+        count.iter_mut().for_each(|k| *k = 0);
+        for r in bits(node.rows_free) {
+            let c = duals.row_match[r] as usize;
+            count[c + n - 1 - r] += 1;
+            count[lines + r + c] += 1;
+        }
+        let mut norm = 0.0f64;
+        for d in 0..2 * lines {
+            let held = if d < lines {
+                node.diag >> d & 1 == 1
+            } else {
+                node.anti >> (d - lines) & 1 == 1
+            };
+            let g = count[d] - 1;
+            if !held && (g > 0 || lambda[d] > T::default()) {
+                norm += (g * g) as f64;
+            }
+        }
+        if norm == 0.0 {
+            break;
+        }
+        let step = theta * (remaining - lower).max(p.scale.to_i128()) as f64 / norm;
+        for d in 0..2 * lines {
+            let held = if d < lines {
+                node.diag >> d & 1 == 1
+            } else {
+                node.anti >> (d - lines) & 1 == 1
+            };
+            if !held {
+                let moved = lambda[d].to_i128() + (step * (count[d] - 1) as f64).round() as i128;
+                lambda[d] = T::from_i128(moved.clamp(0, cap));
+            }
+        }
+    }
+    let (lower, lambda) = best?;
+    if lower + node.placed_cost.to_i128() <= inherited {
+        return None;
+    }
+    let mut cost = p.true_cost.clone();
+    for r in 0..n {
+        for c in 0..n {
+            cost[r * n + c] = cost[r * n + c] + lambda[c + n - 1 - r] + lambda[lines + r + c];
+        }
+    }
+    let (duals, value) = Duals::solve(node.rows_free, &node.allowed, &cost, n)?;
+    let mut lambda_total = T::default();
+    for &l in &lambda {
+        lambda_total = lambda_total + l;
+    }
+    let problem = Problem {
+        n,
+        full: p.full,
+        cost,
+        true_cost: p.true_cost.clone(),
+        lambda_total,
+        lambda,
+        scale: p.scale,
+    };
+    let mut node = node.clone();
+    node.duals = duals;
+    node.lb = node.placed_cost + value;
+    Some((problem, node))
 }
