@@ -558,6 +558,43 @@ mod tests {
         (outcome.cost, outcome.proven_cost, outcome.cols)
     }
 
+    #[test]
+    fn retuned_bounds_rise_but_stay_below_the_optimum() {
+        let mut x = 99u64;
+        let mut raised = 0;
+        for trial in 0..80 {
+            let n = 5 + trial % 4;
+            let costs: Vec<i128> = (0..n * n)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    (x % 50) as i128
+                })
+                .collect();
+            let want = brute_cost(n, &costs).unwrap() * SCALE;
+            let true_cost: Vec<i64> = costs.iter().map(|&c| (c * SCALE) as i64).collect();
+            let problem = Problem {
+                n,
+                full: (1 << n) - 1,
+                cost: true_cost.clone(),
+                true_cost,
+                lambda_total: 0,
+                lambda: vec![0; 2 * (2 * n - 1)],
+                scale: SCALE as i64,
+            };
+            let root = Node::root(&problem).unwrap();
+            assert!(i128::from(root.lb) <= want);
+            if let Some((sub, node)) = search::retune(&problem, &root, (want * 2) as i64, 50) {
+                let lower = i128::from(node.lb - sub.lambda_total);
+                assert!(lower <= want, "trial {trial}: {lower} > {want}");
+                assert!(lower > i128::from(root.lb));
+                raised += 1;
+            }
+        }
+        assert!(raised > 10, "the re-tuning should usually help: {raised}");
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(256))]
 
