@@ -1,9 +1,14 @@
-//! `queens weight`.
+//! `queens weight`: the best-sum placement of N queens on a weight grid.
 
-use super::{Failure, SearchArgs};
+use super::{located, read_input, Failure, SearchArgs, EXIT_INTERRUPTED, EXIT_NO_ANSWER};
 use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use queens::format::{parse_weight_grid, weight as output};
+use queens::weight::{best, WeightError};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
 
 /// Arguments of `queens weight`.
 #[derive(Args, Debug)]
@@ -14,7 +19,51 @@ pub struct WeightArgs {
     pub search: SearchArgs,
 }
 
+/// Reads the grid, solves it, prints the answer. Exit 1 when N = 2 or 3 (no placement), 2 on
+/// bad input or an unsupported size, 130 after Ctrl-C (the best placement so far is printed).
 pub fn run(args: &WeightArgs) -> Result<ExitCode, Failure> {
-    let _ = args;
-    todo!("weight")
+    let (name, text) = read_input(&args.file)?;
+    let grid = parse_weight_grid(&text).map_err(|e| located(&name, &e))?;
+    let started = Instant::now();
+    let mut options = args.search.options();
+    // Subproblems done, drawn on stderr only when it is a terminal.
+    let bar = super::stderr_is_terminal().then(|| {
+        let bar = ProgressBar::new(0);
+        bar.set_style(
+            ProgressStyle::with_template("{elapsed} [{bar:30}] {pos}/{len} subproblems")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar
+    });
+    if let Some(bar) = &bar {
+        let bar = bar.clone();
+        options.progress = Some(Arc::new(move |done, total| {
+            bar.set_length(total);
+            bar.set_position(done);
+        }));
+    }
+    let outcome = best(&grid, &options);
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let placement = match outcome {
+        Ok(p) => p,
+        Err(e @ WeightError::NoPlacement { .. }) => {
+            return Err(Failure {
+                code: EXIT_NO_ANSWER,
+                message: format!("{name}: {e}"),
+            })
+        }
+        Err(e) => return Err(Failure::bad_input(format!("{name}: {e}"))),
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    if args.search.json {
+        println!("{}", output::to_json(&placement, seconds));
+    } else {
+        print!("{}", output::write_text(&placement));
+    }
+    if super::interrupted() {
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,1 +1,102 @@
-//! Output of `queens weight`.
+//! Output of `queens weight`: the board with its queens, the sum and its proof status, as text
+//! or as the JSON object of the command-line contract.
+
+use crate::weight::Placement;
+use serde::Serialize;
+
+/// The text answer: the board (`Q` a queen, `.` empty), the sum, and "proven optimal" or the
+/// proven upper bound with the gap.
+pub fn write_text(placement: &Placement) -> String {
+    let n = placement.n;
+    let mut out = String::with_capacity(n * (n + 1) + 128);
+    for q in &placement.queens {
+        for c in 0..n {
+            out.push(if c == q.col { 'Q' } else { '.' });
+        }
+        out.push('\n');
+    }
+    let columns: Vec<String> = placement
+        .queens
+        .iter()
+        .map(|q| format!("[{},{}]", q.row, q.col))
+        .collect();
+    out.push_str(&format!("queens: {}\n", columns.join(" ")));
+    if placement.optimal {
+        out.push_str(&format!("best sum: {} (proven optimal)\n", placement.sum));
+    } else {
+        out.push_str(&format!(
+            "best sum: {} (best found, upper bound {} (gap {:.2}%))\n",
+            placement.sum,
+            placement.bound,
+            placement.gap_percent()
+        ));
+    }
+    out
+}
+
+#[derive(Serialize)]
+struct Answer<'a> {
+    n: usize,
+    best: i128,
+    queens: &'a [crate::board::Square],
+    optimal: bool,
+    bound: i128,
+    seconds: f64,
+    nodes: u64,
+}
+
+/// The JSON answer on one line: `{"n", "best", "queens", "optimal", "bound", "seconds",
+/// "nodes"}`. Sums are written exactly, however large.
+pub fn to_json(placement: &Placement, seconds: f64) -> String {
+    let answer = Answer {
+        n: placement.n,
+        best: placement.sum,
+        queens: &placement.queens,
+        optimal: placement.optimal,
+        bound: placement.bound,
+        seconds: (seconds * 1e6).round() / 1e6,
+        nodes: placement.nodes,
+    };
+    serde_json::to_string(&answer).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Square;
+
+    fn sample(optimal: bool) -> Placement {
+        Placement {
+            n: 4,
+            sum: 10,
+            queens: vec![
+                Square::new(0, 1),
+                Square::new(1, 3),
+                Square::new(2, 0),
+                Square::new(3, 2),
+            ],
+            optimal,
+            bound: if optimal { 10 } else { 12 },
+            nodes: 3,
+            cancelled: false,
+        }
+    }
+
+    #[test]
+    fn text_draws_the_board() {
+        let text = write_text(&sample(true));
+        assert!(text.starts_with(".Q..\n...Q\nQ...\n..Q.\n"));
+        assert!(text.contains("best sum: 10 (proven optimal)"));
+        assert!(write_text(&sample(false)).contains("upper bound 12 (gap 16.67%)"));
+    }
+
+    #[test]
+    fn json_keeps_huge_sums_exact() {
+        let mut p = sample(true);
+        p.sum = i128::from(i64::MAX) * 4;
+        p.bound = p.sum;
+        let v: serde_json::Value = serde_json::from_str(&to_json(&p, 0.5)).unwrap();
+        assert_eq!(v["queens"][1], serde_json::json!([1, 3]));
+        assert!(to_json(&p, 0.5).contains("\"best\":36893488147419103228"));
+    }
+}

@@ -1,0 +1,469 @@
+//! Depth-first branch and bound over rows with bitboards, bounded by an incrementally
+//! re-optimised assignment relaxation (see [`super::assign`]) on Lagrangian-adjusted costs.
+//!
+//! Costs are minimised here: `cost(r, c) = scale * (rowmax(r) - w(r, c))`, so the best placement
+//! is the one of least cost. The search runs on `cost' = cost + lambda(diagonal) +
+//! lambda(anti-diagonal)` with `lambda >= 0`; for any placement `cost' - Lambda <= cost` where
+//! `Lambda` is the sum of all multipliers, so `lb' - Lambda` bounds the true cost from below.
+//!
+//! Determinism: each worker owns a *rank* (the heuristic is rank 0, subproblem `i` of the
+//! frontier is rank `i + 1`). A leaf replaces the incumbent when it is cheaper, or equally cheap
+//! with a smaller rank; a node is pruned when it cannot be cheaper, or can only tie and the
+//! incumbent's rank is at most the worker's. Child order depends only on the node. So the final
+//! answer is the heuristic's when nothing beats it, otherwise the first leaf (in its depth-first
+//! order) of the lowest-ranked subproblem holding the optimum, whatever the thread count.
+
+use super::assign::{bits, Cost, Duals, NONE};
+use crate::options::Deadline;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+
+/// A search problem: costs already scaled and Lagrangian-adjusted.
+pub(crate) struct Problem<T> {
+    /// Side length, 4..=64.
+    pub n: usize,
+    /// Mask of the `n` columns.
+    pub full: u64,
+    /// `cost'`: row-major, stride `n`.
+    pub cost: Vec<T>,
+    /// The true scaled cost, row-major, stride `n` (multiples of `scale`).
+    pub true_cost: Vec<T>,
+    /// `Lambda`, the sum of all multipliers.
+    pub lambda_total: T,
+    /// The multipliers: diagonals (`c - r + n - 1`), then anti-diagonals (`2n - 1 + r + c`).
+    pub lambda: Vec<T>,
+    /// The scale of the true costs.
+    pub scale: T,
+}
+
+/// A node: the queens placed so far, what is still allowed, and the assignment relaxation of
+/// the rest (all free rows matched, duals feasible).
+#[derive(Clone)]
+pub(crate) struct Node<T> {
+    rows_free: u64,
+    cols_free: u64,
+    diag: u128,
+    anti: u128,
+    /// Lower bound on `cost'` of every completion: placed `cost'` plus the free duals.
+    pub lb: T,
+    placed_cost: T,
+    cols: [u8; 64],
+    allowed: [u64; 64],
+    duals: Duals<T>,
+}
+
+impl<T: Cost> Node<T> {
+    /// The empty board with its assignment relaxation solved, or `None` if (impossibly) no
+    /// perfect matching exists.
+    pub fn root(p: &Problem<T>) -> Option<Self> {
+        let mut allowed = [0u64; 64];
+        for a in allowed.iter_mut().take(p.n) {
+            *a = p.full;
+        }
+        let (duals, lb) = Duals::solve(p.full, &allowed, &p.cost, p.n)?;
+        Some(Node {
+            rows_free: p.full,
+            cols_free: p.full,
+            diag: 0,
+            anti: 0,
+            lb,
+            placed_cost: T::default(),
+            cols: [NONE; 64],
+            allowed,
+            duals,
+        })
+    }
+
+    /// Columns still open to row `r`: free column, free diagonal, free anti-diagonal.
+    #[inline]
+    fn open_columns(&self, r: usize, n: usize) -> u64 {
+        self.cols_free & !((self.diag >> (n - 1 - r)) as u64) & !((self.anti >> r) as u64)
+    }
+}
+
+/// The best placement found so far, shared by all workers.
+pub(crate) struct Incumbent<T> {
+    /// Its true scaled cost.
+    pub cost: T,
+    /// Rank of the worker that found it (0: the heuristic).
+    pub rank: usize,
+    /// Column per row.
+    pub cols: Vec<u8>,
+}
+
+/// State shared by the workers.
+pub(crate) struct Shared<T> {
+    /// The incumbent.
+    pub best: Mutex<Incumbent<T>>,
+    /// Set when the deadline passes: every worker unwinds.
+    pub stop: AtomicBool,
+    /// The caller's deadline.
+    pub deadline: Deadline,
+}
+
+impl<T: Cost> Shared<T> {
+    /// Offers a placement; it is taken when cheaper, or as cheap with a smaller rank.
+    pub fn offer(&self, cost: T, rank: usize, cols: &[u8]) {
+        let mut best = self.best.lock().unwrap_or_else(|e| e.into_inner());
+        if cost < best.cost || (cost == best.cost && rank < best.rank) {
+            best.cost = cost;
+            best.rank = rank;
+            best.cols.clear();
+            best.cols.extend_from_slice(cols);
+        }
+    }
+
+    fn snapshot(&self) -> (T, usize) {
+        let best = self.best.lock().unwrap_or_else(|e| e.into_inner());
+        (best.cost, best.rank)
+    }
+}
+
+/// One depth-first searcher with its cached view of the incumbent.
+pub(crate) struct Worker<'a, T> {
+    p: &'a Problem<T>,
+    shared: &'a Shared<T>,
+    rank: usize,
+    best: T,
+    holder: usize,
+    strict_threshold: T,
+    tie_threshold: T,
+    /// Nodes visited.
+    pub nodes: u64,
+    node_limit: u64,
+    stopped: bool,
+}
+
+const POLL_EVERY: u64 = 1024;
+
+impl<'a, T: Cost> Worker<'a, T> {
+    /// A worker of the given rank; it stops by itself after `node_limit` nodes.
+    pub fn new(p: &'a Problem<T>, shared: &'a Shared<T>, rank: usize, node_limit: u64) -> Self {
+        let mut w = Worker {
+            p,
+            shared,
+            rank,
+            best: T::default(),
+            holder: 0,
+            strict_threshold: T::default(),
+            tie_threshold: T::default(),
+            nodes: 0,
+            node_limit,
+            stopped: false,
+        };
+        w.refresh();
+        w
+    }
+
+    fn refresh(&mut self) {
+        let (best, holder) = self.shared.snapshot();
+        self.best = best;
+        self.holder = holder;
+        // A completion costs at least lb - Lambda; true costs are multiples of `scale`.
+        self.strict_threshold = best - self.p.scale + self.p.lambda_total;
+        self.tie_threshold = best + self.p.lambda_total;
+    }
+
+    fn poll(&mut self) {
+        self.refresh();
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        } else if self.shared.deadline.reached() {
+            self.shared.stop.store(true, Ordering::Relaxed);
+            self.stopped = true;
+        } else if self.nodes >= self.node_limit {
+            self.stopped = true;
+        }
+    }
+
+    /// Whether nothing under a node with this bound can replace the incumbent.
+    #[inline]
+    fn prunable(&self, lb: T) -> bool {
+        lb > self.strict_threshold && (lb > self.tie_threshold || self.holder <= self.rank)
+    }
+
+    fn leaf(&mut self, node: &Node<T>) {
+        let cost = node.placed_cost;
+        if cost < self.best || (cost == self.best && self.rank < self.holder) {
+            self.shared.offer(cost, self.rank, &node.cols[..self.p.n]);
+            self.refresh();
+        }
+    }
+
+    /// The row to branch on and its children as `(bound, column)`, best bound first (lowest
+    /// column on ties). The row is the first with at most one open square, else the one of
+    /// largest regret: the second-least reduced cost among its open squares (the least is 0, on
+    /// its matched partner), i.e. what the bound loses when the row cannot have its partner.
+    /// Ties go to the lowest row.
+    fn branch(&self, node: &Node<T>, kids: &mut [(T, u8); 64]) -> (usize, usize) {
+        let n = self.p.n;
+        let mut chosen: Option<(T, usize)> = None;
+        for r in bits(node.rows_free) {
+            if node.allowed[r].count_ones() <= 1 {
+                chosen = Some((T::default(), r));
+                break;
+            }
+            let cost = &self.p.cost[r * n..r * n + n];
+            let ur = node.duals.u[r];
+            let partner = node.duals.row_match[r] as usize;
+            let mut regret: Option<T> = None;
+            for c in bits(node.allowed[r] & !(1 << partner)) {
+                let reduced = cost[c] - ur - node.duals.v[c];
+                regret = Some(regret.map_or(reduced, |s: T| s.min(reduced)));
+            }
+            let regret = regret.unwrap_or_default();
+            if chosen.map_or(true, |(widest, _)| regret > widest) {
+                chosen = Some((regret, r));
+            }
+        }
+        let row = chosen.map_or(0, |(_, r)| r);
+        let cost = &self.p.cost[row * n..row * n + n];
+        let ur = node.duals.u[row];
+        let mut len = 0;
+        for c in bits(node.allowed[row]) {
+            let item = (node.lb + (cost[c] - ur - node.duals.v[c]), c as u8);
+            let mut i = len;
+            while i > 0 && kids[i - 1] > item {
+                kids[i] = kids[i - 1];
+                i -= 1;
+            }
+            kids[i] = item;
+            len += 1;
+        }
+        (row, len)
+    }
+
+    /// The child placing a queen on `(r, c)` with relaxation re-optimised, or `None` when it is
+    /// infeasible or pruned.
+    fn child(&mut self, node: &Node<T>, r: usize, c: usize, lb: T) -> Option<Node<T>> {
+        let n = self.p.n;
+        let mut ch = node.clone();
+        ch.rows_free &= !(1 << r);
+        ch.cols_free &= !(1 << c);
+        ch.diag |= 1u128 << (c + n - 1 - r);
+        ch.anti |= 1u128 << (r + c);
+        ch.cols[r] = c as u8;
+        ch.placed_cost = ch.placed_cost + self.p.true_cost[r * n + c];
+        ch.lb = lb;
+        let d = &mut ch.duals;
+        let partner = d.row_match[r];
+        if partner as usize != c {
+            let k = d.col_match[c];
+            d.row_match[k as usize] = NONE;
+            d.col_match[partner as usize] = NONE;
+        }
+        d.row_match[r] = NONE;
+        d.col_match[c] = NONE;
+        let mut unmatched = 0u64;
+        for k in bits(ch.rows_free) {
+            let open = ch.open_columns(k, n);
+            if open == 0 {
+                return None;
+            }
+            ch.allowed[k] = open;
+            let m = ch.duals.row_match[k];
+            if m == NONE {
+                unmatched |= 1 << k;
+            } else if open >> m & 1 == 0 {
+                ch.duals.row_match[k] = NONE;
+                ch.duals.col_match[m as usize] = NONE;
+                unmatched |= 1 << k;
+            }
+        }
+        ch.allowed[r] = 0;
+        for k in bits(unmatched) {
+            let delta = ch.duals.augment(k, &ch.allowed, &self.p.cost, n)?;
+            ch.lb = ch.lb + delta;
+            if self.prunable(ch.lb) {
+                return None;
+            }
+        }
+        Some(ch)
+    }
+
+    /// Searches the subtree of `node`. Returns `None` when it was searched completely, or the
+    /// least bound of the nodes left open when the worker stopped.
+    pub fn search(&mut self, node: &Node<T>) -> Option<T> {
+        self.nodes += 1;
+        if self.nodes % POLL_EVERY == 0 || self.nodes >= self.node_limit {
+            self.poll();
+        }
+        if self.stopped {
+            return Some(node.lb);
+        }
+        if node.rows_free == 0 {
+            self.leaf(node);
+            return None;
+        }
+        if self.prunable(node.lb) {
+            return None;
+        }
+        let mut kids = [(T::default(), 0u8); 64];
+        let (row, len) = self.branch(node, &mut kids);
+        for i in 0..len {
+            let (lb, c) = kids[i];
+            if self.prunable(lb) {
+                break;
+            }
+            if let Some(child) = self.child(node, row, c as usize, lb) {
+                if let Some(open) = self.search(&child) {
+                    let rest = if i + 1 < len { kids[i + 1].0 } else { open };
+                    return Some(open.min(rest));
+                }
+            }
+        }
+        None
+    }
+
+    /// The children of `node` that survive pruning, in search order (for splitting the tree).
+    pub fn expand(&mut self, node: &Node<T>) -> Vec<Node<T>> {
+        self.nodes += 1;
+        if node.rows_free == 0 {
+            return vec![node.clone()];
+        }
+        let mut kids = [(T::default(), 0u8); 64];
+        let (row, len) = self.branch(node, &mut kids);
+        let mut out = Vec::with_capacity(len);
+        for &(lb, c) in &kids[..len] {
+            if self.prunable(lb) {
+                break;
+            }
+            if let Some(child) = self.child(node, row, c as usize, lb) {
+                out.push(child);
+            }
+        }
+        out
+    }
+
+    /// Whether a node (e.g. a frontier node) can be dropped without search.
+    pub fn can_prune(&self, node: &Node<T>) -> bool {
+        node.rows_free != 0 && self.prunable(node.lb)
+    }
+}
+
+/// Re-tunes the multipliers for the subtree of `node` by `iterations` projected subgradient
+/// steps on its own assignment relaxation (lines held by placed queens get multiplier 0), with
+/// `upper` (a true scaled cost) as the Polyak target. Returns the subproblem with its own costs
+/// and the node re-solved under them, when that bound is stronger than the inherited one.
+/// Depends only on its arguments, so it keeps the search deterministic.
+pub(crate) fn retune<T: Cost>(
+    p: &Problem<T>,
+    node: &Node<T>,
+    upper: T,
+    iterations: usize,
+) -> Option<(Problem<T>, Node<T>)> {
+    let n = p.n;
+    let lines = 2 * n - 1;
+    if node.rows_free == 0 || iterations == 0 {
+        return None;
+    }
+    let mut lambda = p.lambda.clone();
+    for d in 0..lines {
+        if node.diag >> d & 1 == 1 {
+            lambda[d] = T::default();
+        }
+        if node.anti >> d & 1 == 1 {
+            lambda[lines + d] = T::default();
+        }
+    }
+    let inherited = node.lb.to_i128() - p.lambda_total.to_i128();
+    let remaining = upper.to_i128() - node.placed_cost.to_i128();
+    let cap = p
+        .lambda
+        .iter()
+        .map(|l| l.to_i128())
+        .max()
+        .unwrap_or(0)
+        .max(p.scale.to_i128())
+        * 2;
+    let mut cost = p.true_cost.clone();
+    let mut best: Option<(i128, Vec<T>)> = None;
+    let mut count = vec![0i64; 2 * lines];
+    let mut theta = 1.0f64;
+    let mut stale = 0;
+    for _ in 0..iterations {
+        for r in bits(node.rows_free) {
+            for c in bits(node.allowed[r]) {
+                cost[r * n + c] =
+                    p.true_cost[r * n + c] + lambda[c + n - 1 - r] + lambda[lines + r + c];
+            }
+        }
+        let (duals, value) = Duals::solve(node.rows_free, &node.allowed, &cost, n)?;
+        let total: i128 = lambda.iter().map(|l| l.to_i128()).sum();
+        let lower = value.to_i128() - total;
+        if best.as_ref().map_or(true, |(b, _)| lower > *b) {
+            best = Some((lower, lambda.clone()));
+            stale = 0;
+        } else {
+            stale += 1;
+            if stale >= 5 {
+                theta /= 2.0;
+                stale = 0;
+            }
+        }
+        if lower > remaining - p.scale.to_i128() {
+            break;
+        }
+        count.iter_mut().for_each(|k| *k = 0);
+        for r in bits(node.rows_free) {
+            let c = duals.row_match[r] as usize;
+            count[c + n - 1 - r] += 1;
+            count[lines + r + c] += 1;
+        }
+        let mut norm = 0.0f64;
+        for d in 0..2 * lines {
+            let held = if d < lines {
+                node.diag >> d & 1 == 1
+            } else {
+                node.anti >> (d - lines) & 1 == 1
+            };
+            let g = count[d] - 1;
+            if !held && (g > 0 || lambda[d] > T::default()) {
+                norm += (g * g) as f64;
+            }
+        }
+        if norm == 0.0 {
+            break;
+        }
+        let step = theta * (remaining - lower).max(p.scale.to_i128()) as f64 / norm;
+        for d in 0..2 * lines {
+            let held = if d < lines {
+                node.diag >> d & 1 == 1
+            } else {
+                node.anti >> (d - lines) & 1 == 1
+            };
+            if !held {
+                let moved = lambda[d].to_i128() + (step * (count[d] - 1) as f64).round() as i128;
+                lambda[d] = T::from_i128(moved.clamp(0, cap));
+            }
+        }
+    }
+    let (lower, lambda) = best?;
+    if lower + node.placed_cost.to_i128() <= inherited {
+        return None;
+    }
+    let mut cost = p.true_cost.clone();
+    for r in 0..n {
+        for c in 0..n {
+            cost[r * n + c] = cost[r * n + c] + lambda[c + n - 1 - r] + lambda[lines + r + c];
+        }
+    }
+    let (duals, value) = Duals::solve(node.rows_free, &node.allowed, &cost, n)?;
+    let mut lambda_total = T::default();
+    for &l in &lambda {
+        lambda_total = lambda_total + l;
+    }
+    let problem = Problem {
+        n,
+        full: p.full,
+        cost,
+        true_cost: p.true_cost.clone(),
+        lambda_total,
+        lambda,
+        scale: p.scale,
+    };
+    let mut node = node.clone();
+    node.duals = duals;
+    node.lb = node.placed_cost + value;
+    Some((problem, node))
+}

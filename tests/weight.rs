@@ -1,0 +1,451 @@
+//! `queens weight` and `queens judge uva167`: answers against enumeration, certificates through
+//! `queens::verify`, determinism across thread counts, and the command line's formats and exit
+//! codes.
+
+use proptest::prelude::*;
+use queens::board::Square;
+use queens::weight::{best, verify, Placement, WeightError, WeightGrid};
+use queens::Options;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The largest sum over all placements of n non-attacking queens, by enumerating the
+/// permutations row by row (a column and a diagonal clash end a branch).
+fn brute_force(grid: &WeightGrid) -> Option<i128> {
+    fn go(grid: &WeightGrid, cols: &mut Vec<usize>) -> Option<i128> {
+        let row = cols.len();
+        if row == grid.n {
+            return Some(0);
+        }
+        let mut best: Option<i128> = None;
+        for c in 0..grid.n {
+            if cols
+                .iter()
+                .enumerate()
+                .any(|(r, &k)| k == c || row - r == c.abs_diff(k))
+            {
+                continue;
+            }
+            cols.push(c);
+            if let Some(rest) = go(grid, cols) {
+                let total = grid.get(row, c) as i128 + rest;
+                best = Some(best.map_or(total, |b| b.max(total)));
+            }
+            cols.pop();
+        }
+        best
+    }
+    go(grid, &mut Vec::new())
+}
+
+/// A grid of pseudo-random weights (xorshift from `seed`) in `lo..=hi`.
+fn random_grid(n: usize, seed: u64, lo: i64, hi: i64) -> WeightGrid {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let span = (hi as i128 - lo as i128 + 1) as u128;
+    let cells = (0..n * n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (lo as i128 + (x as u128 % span) as i128) as i64
+        })
+        .collect();
+    WeightGrid { n, cells }
+}
+
+fn solve_checked(grid: &WeightGrid, options: &Options) -> Placement {
+    let answer = best(grid, options).expect("a placement exists");
+    assert_eq!(verify(grid, &answer), Ok(()));
+    assert_eq!(
+        queens::verify::weight(grid, &answer.queens, answer.sum),
+        Ok(())
+    );
+    answer
+}
+
+fn weights() -> impl Strategy<Value = i64> {
+    prop_oneof![
+        -9i64..=9,
+        1i64..=99,
+        any::<i64>(),
+        Just(i64::MAX),
+        Just(i64::MIN),
+        -1_000_000_000_000i64..=1_000_000_000_000,
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Best sum = the enumerated maximum, proven, with a valid certificate; N = 2, 3 refuse.
+    #[test]
+    fn matches_brute_force(n in 1usize..=9, cells in prop::collection::vec(weights(), 81), uniform in any::<bool>()) {
+        let mut cells: Vec<i64> = cells[..n * n].to_vec();
+        if uniform {
+            let v = cells[0];
+            cells.iter_mut().for_each(|c| *c = v);
+        }
+        let grid = WeightGrid { n, cells };
+        match brute_force(&grid) {
+            None => prop_assert_eq!(best(&grid, &Options::default()), Err(WeightError::NoPlacement { n })),
+            Some(want) => {
+                let got = solve_checked(&grid, &Options::default());
+                prop_assert_eq!(got.sum, want);
+                prop_assert!(got.optimal);
+                prop_assert_eq!(got.bound, want);
+            }
+        }
+    }
+}
+
+#[test]
+fn medium_boards_match_enumeration_and_thread_counts() {
+    // N = 10..=12 random grids: enumeration takes well under a second each.
+    for (n, seed) in [(10, 1), (11, 2), (12, 3), (12, 4)] {
+        for (lo, hi) in [(1, 99), (-50, 50), (i64::MIN / 2, i64::MAX / 2)] {
+            let grid = random_grid(n, seed, lo, hi);
+            let want = brute_force(&grid).unwrap();
+            let one = solve_checked(&grid, &Options::with_threads(1));
+            let two = solve_checked(&grid, &Options::with_threads(2));
+            assert_eq!(one.sum, want);
+            assert!(one.optimal);
+            assert_eq!(one.queens, two.queens);
+            assert_eq!(one.sum, two.sum);
+        }
+    }
+}
+
+#[test]
+fn sizes_one_to_three_and_out_of_range() {
+    let one = solve_checked(
+        &WeightGrid {
+            n: 1,
+            cells: vec![-7],
+        },
+        &Options::default(),
+    );
+    assert_eq!(
+        (one.sum, one.optimal, one.queens.clone()),
+        (-7, true, vec![Square::new(0, 0)])
+    );
+    for n in [2, 3] {
+        let grid = WeightGrid {
+            n,
+            cells: vec![1; n * n],
+        };
+        assert_eq!(
+            best(&grid, &Options::default()),
+            Err(WeightError::NoPlacement { n })
+        );
+    }
+    for n in [0, 65] {
+        let grid = WeightGrid {
+            n,
+            cells: vec![0; n * n],
+        };
+        assert_eq!(
+            best(&grid, &Options::default()),
+            Err(WeightError::UnsupportedSize { n })
+        );
+    }
+}
+
+#[test]
+fn extreme_weights_do_not_overflow() {
+    // Every square i64::MAX: the sum is 8 * i64::MAX, beyond 64 bits.
+    let grid = WeightGrid {
+        n: 8,
+        cells: vec![i64::MAX; 64],
+    };
+    let answer = solve_checked(&grid, &Options::default());
+    assert_eq!(answer.sum, 8 * i64::MAX as i128);
+    let grid = WeightGrid {
+        n: 6,
+        cells: vec![i64::MIN; 36],
+    };
+    assert_eq!(
+        solve_checked(&grid, &Options::default()).sum,
+        6 * i64::MIN as i128
+    );
+    // One huge square among tiny ones must be taken.
+    let mut grid = random_grid(9, 7, 0, 5);
+    grid.cells[4 * 9 + 4] = i64::MAX;
+    let answer = solve_checked(&grid, &Options::default());
+    assert!(answer.queens.contains(&Square::new(4, 4)));
+    assert_eq!(Some(answer.sum), brute_force(&grid));
+}
+
+#[test]
+fn uniform_large_boards_are_proven_at_once() {
+    for n in [20, 47, 64] {
+        let grid = WeightGrid {
+            n,
+            cells: vec![5; n * n],
+        };
+        let answer = solve_checked(&grid, &Options::default());
+        assert!(answer.optimal);
+        assert_eq!(answer.sum, 5 * n as i128);
+    }
+}
+
+#[test]
+fn time_limit_returns_a_certified_bound() {
+    let grid = random_grid(64, 11, 1, 99);
+    let options = Options {
+        time_limit: Some(Duration::from_millis(300)),
+        ..Options::default()
+    };
+    let started = Instant::now();
+    let answer = solve_checked(&grid, &options);
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert!(answer.bound >= answer.sum);
+    // The bound can be no larger than the sum of the row maxima.
+    let rows: i128 = grid
+        .cells
+        .chunks(64)
+        .map(|r| *r.iter().max().unwrap() as i128)
+        .sum();
+    assert!(answer.bound <= rows);
+    // The quality of the gap is measured by bench/weight.sh, not asserted on a busy machine.
+    assert_eq!(answer.optimal, answer.bound == answer.sum);
+    assert!(answer.optimal || answer.gap_percent() > 0.0);
+}
+
+#[test]
+fn cancel_flag_stops_the_search() {
+    let grid = random_grid(60, 5, 1, 99);
+    let options = Options {
+        cancel: Some(Arc::new(AtomicBool::new(true))),
+        ..Options::default()
+    };
+    let answer = solve_checked(&grid, &options);
+    assert!(!answer.optimal);
+    assert!(answer.cancelled);
+}
+
+// ---------- the binary ----------
+
+fn queens(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_queens"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn shared_dir() -> std::path::PathBuf {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let beside = root.join("../shared");
+    if beside.join("judge").is_dir() {
+        beside
+    } else {
+        std::path::PathBuf::from("/work/shared")
+    }
+}
+
+fn grid_text(grid: &WeightGrid) -> String {
+    grid.cells
+        .chunks(grid.n)
+        .map(|row| {
+            row.iter()
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+                + "\n"
+        })
+        .collect()
+}
+
+#[test]
+fn judge_sample_byte_for_byte() {
+    let dir = shared_dir().join("judge");
+    let input = std::fs::read_to_string(dir.join("uva167.sample.in")).unwrap();
+    let expected = std::fs::read(dir.join("uva167.sample.out")).unwrap();
+    let out = queens(&["judge", "uva167"], &input);
+    assert!(out.status.success());
+    assert_eq!(out.stdout, expected);
+    // The same boards squeezed onto one line, and read from a file argument.
+    let squeezed = input.split_whitespace().collect::<Vec<_>>().join(" ");
+    let out = queens(&["judge", "uva167", "-"], &squeezed);
+    assert_eq!(out.stdout, expected);
+    let out = Command::new(env!("CARGO_BIN_EXE_queens"))
+        .args(["judge", "uva167"])
+        .arg(dir.join("uva167.sample.in"))
+        .output()
+        .unwrap();
+    assert_eq!(out.stdout, expected);
+}
+
+#[test]
+fn judge_answers_each_board_with_percent_5d() {
+    let boards: Vec<WeightGrid> = (0..3).map(|s| random_grid(8, 100 + s, 1, 99)).collect();
+    let mut input = format!("{}\n", boards.len());
+    let mut expected = String::new();
+    for b in &boards {
+        input.push_str(&grid_text(b));
+        expected.push_str(&format!("{:5}\n", brute_force(b).unwrap()));
+    }
+    let out = queens(&["judge", "uva167"], &input);
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), expected);
+    // Wide sums widen the field, as %5d does.
+    let big = WeightGrid {
+        n: 8,
+        cells: vec![-1_000_000; 64],
+    };
+    let out = queens(&["judge", "uva167"], &format!("1\n{}", grid_text(&big)));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "-8000000\n");
+}
+
+#[test]
+fn judge_bad_case_after_good_answers() {
+    let board = grid_text(&random_grid(8, 9, 1, 99));
+    let want = format!("{:5}\n", brute_force(&random_grid(8, 9, 1, 99)).unwrap());
+    let out = queens(&["judge", "uva167"], &format!("2\n{board}1 2 three\n"));
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), want);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with("error:") && err.contains("case 2") && err.contains("line 10, column 5"),
+        "{err}"
+    );
+    // The input ends in the middle of case 2.
+    let out = queens(&["judge", "uva167"], &format!("2\n{board}1 2 3\n"));
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), want);
+    assert!(String::from_utf8(out.stderr).unwrap().contains("case 2"));
+    let out = queens(&["judge", "uva167"], "");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn cli_text_and_json() {
+    let grid = random_grid(10, 21, -20, 99);
+    let want = brute_force(&grid).unwrap();
+    let out = queens(&["weight"], &grid_text(&grid));
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(&format!("best sum: {want} (proven optimal)")),
+        "{text}"
+    );
+    assert_eq!(
+        text.lines()
+            .take(10)
+            .filter(|l| l.matches('Q').count() == 1 && l.len() == 10)
+            .count(),
+        10
+    );
+    let out = queens(&["weight", "--json", "-"], &grid_text(&grid));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["n"], 10);
+    assert_eq!(v["best"].as_i64(), Some(want as i64));
+    assert_eq!(v["bound"].as_i64(), Some(want as i64));
+    assert_eq!(v["optimal"], true);
+    let queens_at: Vec<Square> = serde_json::from_value(v["queens"].clone()).unwrap();
+    assert_eq!(queens::verify::weight(&grid, &queens_at, want), Ok(()));
+}
+
+#[test]
+fn cli_json_sums_beyond_64_bits() {
+    let mut grid = random_grid(9, 5, i64::MAX - 1000, i64::MAX);
+    grid.cells[0] = i64::MIN;
+    let want = brute_force(&grid).unwrap();
+    assert!(want > i64::MAX as i128);
+    let out = queens(&["weight", "--json"], &grid_text(&grid));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains(&format!("\"best\":{want},")), "{text}");
+    assert!(text.contains(&format!("\"bound\":{want},")), "{text}");
+}
+
+#[test]
+fn cli_same_json_on_one_and_two_threads() {
+    // N = 20 needs more nodes than the sequential dive, so the split, shared-incumbent search
+    // runs; the 1..3 grid is full of ties.
+    for grid in [
+        random_grid(20, 3, 1, 99),
+        random_grid(24, 4, 1, 3),
+        WeightGrid {
+            n: 30,
+            cells: vec![7; 900],
+        },
+    ] {
+        let text = grid_text(&grid);
+        let strip = |out: Output| {
+            let mut v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            let obj = v.as_object_mut().unwrap();
+            obj.remove("seconds");
+            obj.remove("nodes");
+            v
+        };
+        let one = strip(queens(&["weight", "--json", "--threads", "1"], &text));
+        let two = strip(queens(&["weight", "--json", "--threads", "2"], &text));
+        assert_eq!(one, two);
+        assert_eq!(one["optimal"], true);
+    }
+}
+
+#[test]
+fn cli_time_limit_reports_bound() {
+    let grid = random_grid(64, 8, 1, 99);
+    let out = queens(
+        &["weight", "--json", "--time-limit", "0.3"],
+        &grid_text(&grid),
+    );
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (best_sum, bound) = (v["best"].as_i64().unwrap(), v["bound"].as_i64().unwrap());
+    assert!(bound >= best_sum);
+    assert_eq!(v["optimal"] == true, bound == best_sum);
+    let out = queens(&["weight", "--time-limit", "0.2"], &grid_text(&grid));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("proven optimal") || text.contains("upper bound"));
+}
+
+#[test]
+fn cli_no_placement_and_bad_input() {
+    for text in ["1 2\n3 4\n", "1 1 1\n1 1 1\n1 1 1\n"] {
+        let out = queens(&["weight"], text);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(String::from_utf8(out.stderr).unwrap().starts_with("error:"));
+    }
+    let out = queens(&["weight", "--json"], "42\n");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8(out.stdout)
+        .unwrap()
+        .contains("\"best\":42"));
+    let cases = [
+        ("1 2 3\n4 5\n6 7 8\n", "line 2"),                     // ragged
+        ("1 2 3\n4 5 6\n", "line 3"),                          // not square
+        ("1 2\n3 x\n", "line 2, column 3"),                    // not a number
+        ("1 2\n3 99999999999999999999\n", "line 2, column 3"), // overflow
+        ("", "line 1, column 1"),                              // empty
+        ("\n  \n", "line"),                                    // blank
+    ];
+    for (text, place) in cases {
+        let out = queens(&["weight"], text);
+        assert_eq!(out.status.code(), Some(2), "{text:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.starts_with("error:") && err.contains(place),
+            "{text:?}: {err}"
+        );
+    }
+    let wide: String = (0..65).map(|_| "1 ".repeat(65) + "\n").collect();
+    let out = queens(&["weight"], &wide);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("from 1 to 64"));
+}
