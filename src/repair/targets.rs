@@ -391,6 +391,10 @@ fn new_dfs<'a>(
     }
 }
 
+/// What one part of a split search found: (cost, target columns) pairs, and whether it stopped
+/// early.
+type PartResult = (Vec<(u32, Vec<u8>)>, bool);
+
 /// [`search`] in parallel parts, one per column of the first row, in search order.
 fn search_split(n: usize, queens: &[Sq], limit: u32, mode: Mode, deadline: &Deadline) -> Found {
     let own = occupancy(queens)[0];
@@ -401,7 +405,7 @@ fn search_split(n: usize, queens: &[Sq], limit: u32, mode: Mode, deadline: &Dead
         .collect();
     // In first-solution mode, parts after the earliest successful one are abandoned.
     let earliest = AtomicUsize::new(usize::MAX);
-    let parts: Vec<(Vec<(u32, Vec<u8>)>, bool)> = order
+    let parts: Vec<PartResult> = order
         .par_iter()
         .enumerate()
         .map(|(index, &c)| {
