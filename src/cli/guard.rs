@@ -1,20 +1,80 @@
-//! `queens guard`.
+//! `queens guard`: the fewest queens occupying or attacking every marked square.
 
-use super::{Failure, SearchArgs};
+use super::{
+    interrupted, located, print_json, read_input, Failure, SearchArgs, EXIT_INTERRUPTED,
+};
 use clap::Args;
+use queens::format::guard::{json_answer, text_answer};
+use queens::format::parse_mark_grid;
+use queens::guard::{solve, MarkGrid, Rule, MAX_GUARD_SIDE};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Instant;
 
 /// Arguments of `queens guard`.
 #[derive(Args, Debug)]
 pub struct GuardArgs {
-    /// Input file (default: standard input; `-` is standard input too).
+    /// Input file (default: standard input; `-` is standard input too): n lines of m
+    /// characters, `X` marked and `.` not.
     pub file: Option<PathBuf>,
+    /// Mark every square of an N x N (`N`) or R x C (`RxC`) board instead of reading a file.
+    #[arg(long, value_name = "N|RxC", value_parser = parse_size, conflicts_with = "file")]
+    pub full: Option<(usize, usize)>,
+    /// Require the queens not to attack one another (independent domination).
+    #[arg(long)]
+    pub independent: bool,
     #[command(flatten)]
     pub search: SearchArgs,
 }
 
+/// Parses `N` or `RxC` into (rows, columns), each from 1 to the supported maximum.
+fn parse_size(text: &str) -> Result<(usize, usize), String> {
+    let side = |part: &str| -> Result<usize, String> {
+        let value: usize = part
+            .trim()
+            .parse()
+            .map_err(|_| format!("'{part}' is not a board side (N or RxC expected)"))?;
+        if value == 0 || value > MAX_GUARD_SIDE {
+            return Err(format!(
+                "a board side of {value} is not supported: sides must be from 1 to {MAX_GUARD_SIDE}"
+            ));
+        }
+        Ok(value)
+    };
+    match text.split_once(['x', 'X']) {
+        Some((rows, cols)) => Ok((side(rows)?, side(cols)?)),
+        None => {
+            let n = side(text)?;
+            Ok((n, n))
+        }
+    }
+}
+
+/// Runs `queens guard`.
 pub fn run(args: &GuardArgs) -> Result<ExitCode, Failure> {
-    let _ = args;
-    todo!("guard")
+    let marks = match args.full {
+        Some((rows, cols)) => MarkGrid::full(rows, cols),
+        None => {
+            let (name, text) = read_input(&args.file)?;
+            parse_mark_grid(&text).map_err(|e| located(&name, &e))?
+        }
+    };
+    let rule = if args.independent {
+        Rule::Independent
+    } else {
+        Rule::Any
+    };
+    let started = Instant::now();
+    let placement = solve(&marks, rule, &args.search.options())
+        .map_err(|e| Failure::bad_input(e.to_string()))?;
+    let seconds = started.elapsed().as_secs_f64();
+    if args.search.json {
+        print_json(&json_answer(&placement, seconds));
+    } else {
+        print!("{}", text_answer(&marks, &placement));
+    }
+    if interrupted() {
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,0 +1,192 @@
+//! Fewest guards: the fewest queens that occupy or attack every marked square of an n x m board
+//! (with every square marked, the queen domination number). Queens may stand on any square and
+//! do not block one another's lines. The independent variant also requires that no two queens
+//! attack each other.
+//!
+//! ```
+//! use queens::guard::{cover, MarkGrid};
+//! let placement = cover(&MarkGrid::full(8, 8), &queens::Options::default()).unwrap();
+//! assert_eq!(placement.queens.len(), 5);
+//! assert!(placement.optimal);
+//! ```
+
+mod bits;
+mod search;
+
+use crate::board::{Square, MAX_SIDE};
+use crate::Options;
+use search::{Board, Level};
+use std::sync::atomic::{AtomicU64, Ordering};
+use thiserror::Error;
+
+/// An n x m board whose squares are marked or not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MarkGrid {
+    /// Number of rows.
+    pub rows: usize,
+    /// Number of columns.
+    pub cols: usize,
+    /// `rows * cols` flags, row-major: whether `(r, c)` must be guarded.
+    pub marked: Vec<bool>,
+}
+
+impl MarkGrid {
+    /// A board with every square marked.
+    pub fn full(rows: usize, cols: usize) -> Self {
+        MarkGrid {
+            rows,
+            cols,
+            marked: vec![true; rows * cols],
+        }
+    }
+
+    /// Whether the square at `row`, `col` is marked.
+    pub fn is_marked(&self, row: usize, col: usize) -> bool {
+        self.marked[row * self.cols + col]
+    }
+}
+
+/// The largest number of rows and of columns [`solve`] accepts.
+pub const MAX_GUARD_SIDE: usize = MAX_SIDE;
+
+/// Which queen sets count as guards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Rule {
+    /// Any set of queens on distinct squares (the domination number).
+    #[default]
+    Any,
+    /// Queens that do not attack one another (the independent domination number).
+    Independent,
+}
+
+/// A guarding placement with its proof status.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Placement {
+    /// Board rows.
+    pub rows: usize,
+    /// Board columns.
+    pub cols: usize,
+    /// The queens, sorted by square; every marked square holds one or shares a line with one.
+    pub queens: Vec<Square>,
+    /// Whether no smaller placement exists (proven by exhaustive search).
+    pub optimal: bool,
+    /// A proven lower bound on the number of queens; equals `queens.len()` when optimal.
+    pub lower_bound: usize,
+    /// Whether the queens were required not to attack one another.
+    pub independent: bool,
+    /// Search nodes visited (statistics; may vary with the thread count).
+    pub nodes: u64,
+}
+
+/// Why [`solve`] could not start.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum GuardError {
+    /// The board is outside the supported sizes.
+    #[error("a {rows}x{cols} board is not supported: rows and columns must be from 1 to {max}")]
+    UnsupportedSize {
+        /// Rows asked for.
+        rows: usize,
+        /// Columns asked for.
+        cols: usize,
+        /// The largest side supported.
+        max: usize,
+    },
+    /// `marked` does not have `rows * cols` entries.
+    #[error("the mark grid has {found} squares where {rows}x{cols} needs {}", rows * cols)]
+    Malformed {
+        /// Rows.
+        rows: usize,
+        /// Columns.
+        cols: usize,
+        /// Length of `marked`.
+        found: usize,
+    },
+}
+
+/// The fewest queens, on any squares, that occupy or attack every marked square.
+///
+/// Returns an optimal placement (`optimal == true`) unless the options' time limit or cancel
+/// flag stops the search first; then the best placement found (at worst the greedy one) with
+/// `optimal == false` and a proven `lower_bound`. The placement does not depend on the thread
+/// count when the search is not stopped.
+pub fn cover(marks: &MarkGrid, options: &Options) -> Result<Placement, GuardError> {
+    solve(marks, Rule::Any, options)
+}
+
+/// The fewest mutually non-attacking queens that occupy or attack every marked square; the same
+/// promises as [`cover`].
+pub fn cover_independent(marks: &MarkGrid, options: &Options) -> Result<Placement, GuardError> {
+    solve(marks, Rule::Independent, options)
+}
+
+/// [`cover`] or [`cover_independent`] according to `rule`.
+pub fn solve(marks: &MarkGrid, rule: Rule, options: &Options) -> Result<Placement, GuardError> {
+    let (rows, cols) = (marks.rows, marks.cols);
+    if rows == 0 || cols == 0 || rows > MAX_GUARD_SIDE || cols > MAX_GUARD_SIDE {
+        return Err(GuardError::UnsupportedSize {
+            rows,
+            cols,
+            max: MAX_GUARD_SIDE,
+        });
+    }
+    if marks.marked.len() != rows * cols {
+        return Err(GuardError::Malformed {
+            rows,
+            cols,
+            found: marks.marked.len(),
+        });
+    }
+    let independent = rule == Rule::Independent;
+    let words = (rows * cols).div_ceil(64);
+    let (queens, optimal, lower_bound, nodes) = match words {
+        1 => run::<1>(marks, independent, options),
+        2 => run::<2>(marks, independent, options),
+        3 => run::<3>(marks, independent, options),
+        4 => run::<4>(marks, independent, options),
+        5..=6 => run::<6>(marks, independent, options),
+        7..=8 => run::<8>(marks, independent, options),
+        9..=16 => run::<16>(marks, independent, options),
+        17..=32 => run::<32>(marks, independent, options),
+        _ => run::<64>(marks, independent, options),
+    };
+    let mut queens: Vec<Square> = queens
+        .into_iter()
+        .map(|s| Square::new(s / cols, s % cols))
+        .collect();
+    queens.sort();
+    Ok(Placement {
+        rows,
+        cols,
+        queens,
+        optimal,
+        lower_bound,
+        independent,
+        nodes,
+    })
+}
+
+/// Iterative deepening from the root bound up to one below the greedy cover's size.
+fn run<const K: usize>(
+    marks: &MarkGrid,
+    independent: bool,
+    options: &Options,
+) -> (Vec<usize>, bool, usize, u64) {
+    let deadline = options.deadline();
+    let board = Board::<K>::new(marks.rows, marks.cols, &marks.marked, independent);
+    let greedy = board.greedy();
+    let nodes = AtomicU64::new(0);
+    let mut k = board.root_bound();
+    let outcome = options.run_in_pool(|| {
+        while k < greedy.len() {
+            match board.level(k, &deadline, &nodes) {
+                Level::Found(queens) => return (queens, true, k),
+                Level::Infeasible => k += 1,
+                Level::Stopped => return (greedy.clone(), false, k),
+            }
+        }
+        (greedy.clone(), true, greedy.len())
+    });
+    let (queens, optimal, lower_bound) = outcome;
+    let lower_bound = if optimal { queens.len() } else { lower_bound };
+    (queens, optimal, lower_bound, nodes.load(Ordering::Relaxed))
+}
