@@ -1,8 +1,6 @@
 //! `queens guard`: the fewest queens occupying or attacking every marked square.
 
-use super::{
-    interrupted, located, print_json, read_input, Failure, SearchArgs, EXIT_INTERRUPTED,
-};
+use super::{interrupted, located, print_json, read_input, Failure, SearchArgs, EXIT_INTERRUPTED};
 use clap::Args;
 use queens::format::guard::{json_answer, text_answer};
 use queens::format::parse_mark_grid;

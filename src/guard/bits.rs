@@ -24,12 +24,6 @@ impl<const K: usize> Bits<K> {
         self.0[i >> 6] |= 1u64 << (i & 63);
     }
 
-    /// Whether square `i` is in the set.
-    #[inline]
-    pub(crate) fn contains(&self, i: usize) -> bool {
-        self.0[i >> 6] >> (i & 63) & 1 == 1
-    }
-
     /// Intersection.
     #[inline]
     pub(crate) fn and(&self, other: &Self) -> Self {
@@ -144,7 +138,6 @@ mod tests {
         assert_eq!(a.count_and(&b), 3);
         assert!(a.and(&b).is_subset(&b));
         assert!(!a.is_subset(&b));
-        assert!(a.contains(130) && !a.contains(129));
         assert!(Bits::<3>::EMPTY.is_empty());
         assert_eq!(a.or(&b).count(), 66);
     }

@@ -29,6 +29,8 @@ pub(crate) struct Board<const K: usize> {
     all: Bits<K>,
     /// Whether queens must not attack each other.
     independent: bool,
+    /// Nodes between two looks at the clock: fewer on big boards, whose nodes cost more.
+    poll_interval: u32,
     /// The board symmetries (identity excluded) that map marks to marks, as permutations of
     /// square indices. They form a group together with the identity.
     symmetries: Vec<Vec<u32>>,
@@ -69,7 +71,9 @@ impl<const K: usize> Board<K> {
             .into_iter()
             .filter(|p| (0..squares).all(|s| marked[s] == marked[p[s] as usize]))
             .collect();
+        let poll_interval = ((1usize << 20) / (squares * K).max(1)).clamp(1, 1024) as u32;
         Board {
+            poll_interval,
             squares,
             attack,
             marks,
@@ -298,6 +302,9 @@ impl<const K: usize> Board<K> {
         if k == 0 {
             return Level::Infeasible;
         }
+        if deadline.reached() {
+            return Level::Stopped;
+        }
         let mut tasks = Vec::new();
         for child in self.root_children(k) {
             let r = k - 1;
@@ -311,13 +318,16 @@ impl<const K: usize> Board<K> {
             deadline,
             stop: AtomicBool::new(false),
             first_found: AtomicUsize::new(usize::MAX),
-            nodes,
         };
         let found: Mutex<Vec<(usize, Vec<usize>)>> = Mutex::new(Vec::new());
         tasks.par_iter().enumerate().for_each(|(index, task)| {
             if shared.first_found.load(Ordering::Relaxed) < index
                 || shared.stop.load(Ordering::Relaxed)
             {
+                return;
+            }
+            if deadline.reached() {
+                shared.stop.store(true, Ordering::Relaxed);
                 return;
             }
             let mut worker = Worker {
@@ -364,7 +374,6 @@ struct Shared<'a> {
     stop: AtomicBool,
     /// The smallest task index that found a cover (`usize::MAX`: none yet).
     first_found: AtomicUsize,
-    nodes: &'a AtomicU64,
 }
 
 /// One depth-first search of one task.
@@ -375,6 +384,7 @@ struct Worker<'a, const K: usize> {
     /// The queens of the current path (the cover, once found).
     queens: Vec<usize>,
     nodes: u64,
+    /// Nodes left until the next look at the clock.
     poll: u32,
     halted: bool,
 }
@@ -383,9 +393,8 @@ impl<const K: usize> Worker<'_, K> {
     /// Whether to give up: polled every node, looks at the clock every 1024 nodes.
     #[inline]
     fn should_halt(&mut self) -> bool {
-        self.poll += 1;
-        if self.poll >= 1024 {
-            self.poll = 0;
+        if self.poll == 0 {
+            self.poll = self.board.poll_interval;
             if self.shared.stop.load(Ordering::Relaxed)
                 || self.shared.first_found.load(Ordering::Relaxed) < self.task
             {
@@ -394,6 +403,8 @@ impl<const K: usize> Worker<'_, K> {
                 self.shared.stop.store(true, Ordering::Relaxed);
                 self.halted = true;
             }
+        } else {
+            self.poll -= 1;
         }
         self.halted
     }
@@ -447,25 +458,25 @@ impl<const K: usize> Worker<'_, K> {
 }
 
 /// The symmetries of a `rows x cols` board other than the identity, as square permutations:
-/// the three reflections/half turn of any rectangle, and on a square board the four more.
+/// the two mirrors and the half turn of any rectangle, and on a square board the two diagonal
+/// mirrors and the quarter turns too.
 fn symmetries(rows: usize, cols: usize) -> Vec<Vec<u32>> {
     let (mr, mc) = (rows - 1, cols - 1);
-    let mut maps: Vec<Box<dyn Fn(usize, usize) -> (usize, usize)>> = vec![
-        Box::new(move |r, c| (mr - r, c)),
-        Box::new(move |r, c| (r, mc - c)),
-        Box::new(move |r, c| (mr - r, mc - c)),
-    ];
-    if rows == cols {
-        maps.push(Box::new(|r, c| (c, r)));
-        maps.push(Box::new(move |r, c| (mc - c, mr - r)));
-        maps.push(Box::new(move |r, c| (c, mr - r)));
-        maps.push(Box::new(move |r, c| (mc - c, r)));
-    }
-    maps.iter()
-        .map(|f| {
+    let image = |kind: usize, r: usize, c: usize| match kind {
+        0 => (mr - r, c),
+        1 => (r, mc - c),
+        2 => (mr - r, mc - c),
+        3 => (c, r),
+        4 => (mc - c, mr - r),
+        5 => (c, mr - r),
+        _ => (mc - c, r),
+    };
+    let kinds = if rows == cols { 7 } else { 3 };
+    (0..kinds)
+        .map(|kind| {
             (0..rows * cols)
                 .map(|s| {
-                    let (r, c) = f(s / cols, s % cols);
+                    let (r, c) = image(kind, s / cols, s % cols);
                     (r * cols + c) as u32
                 })
                 .collect()

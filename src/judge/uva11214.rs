@@ -114,9 +114,8 @@ pub(super) fn run(text: &str, out: &mut dyn Write) -> Result<(), JudgeError> {
         }
         let grid = parse_rows(body, cols).map_err(bad)?;
         next += rows;
-        let placement = cover(&grid, &options).map_err(|e| {
-            bad(ParseError::at(size_at, 1, e.to_string()))
-        })?;
+        let placement =
+            cover(&grid, &options).map_err(|e| bad(ParseError::at(size_at, 1, e.to_string())))?;
         writeln!(out, "Case {case}: {}", placement.queens.len())?;
     }
     Ok(())
@@ -138,9 +137,8 @@ fn parse_rows(body: &[Line<'_>], cols: usize) -> Result<MarkGrid, ParseError> {
             ));
         }
         // Reuse the general parser for the characters (it locates a bad one).
-        let row = parse_mark_grid(line.text).map_err(|e| {
-            ParseError::at(line.number, line.col + e.col - 1, e.message)
-        })?;
+        let row = parse_mark_grid(line.text)
+            .map_err(|e| ParseError::at(line.number, line.col + e.col - 1, e.message))?;
         marked.extend(row.marked);
     }
     Ok(MarkGrid {
