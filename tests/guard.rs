@@ -181,8 +181,13 @@ fn random_board(rng: &mut Rng) -> MarkGrid {
 
 #[test]
 fn random_small_boards_match_brute_force() {
+    // GUARD_RANDOM_BOARDS=5000 for a longer run (about a minute).
+    let boards = std::env::var("GUARD_RANDOM_BOARDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300);
     let mut rng = Rng(0x5eed_0001);
-    for _ in 0..300 {
+    for _ in 0..boards {
         let marks = random_board(&mut rng);
         for rule in [Rule::Any, Rule::Independent] {
             let got = solved(&marks, rule, &one_thread());

@@ -157,7 +157,7 @@ impl<const K: usize> Board<K> {
 
     /// Whether `r >= 2` queens, one of them among `cands`, might still cover `uncovered`: the
     /// best candidate's gain plus the `r - 1` best gains of all allowed squares must reach the
-    /// number of uncovered marks.
+    /// number of uncovered marks. See [`Gains`].
     #[inline]
     fn bound_allows(
         &self,
@@ -166,16 +166,19 @@ impl<const K: usize> Board<K> {
         cands: &Bits<K>,
         r: usize,
     ) -> bool {
-        const TOP: usize = 16;
-        let need = uncovered.count();
+        self.gains(uncovered, allowed, cands, r).allows(uncovered.count(), r)
+    }
+
+    /// The gains behind [`Board::bound_allows`], for `r >= 2`.
+    #[inline]
+    fn gains(&self, uncovered: &Bits<K>, allowed: &Bits<K>, cands: &Bits<K>, r: usize) -> Gains {
         let mut best_cand = 0;
         for a in cands.ones() {
             best_cand = best_cand.max(self.attack[a].count_and(uncovered));
         }
-        let others = r - 1;
-        let keep = others.min(TOP);
+        let keep = (r - 1).min(TOP_GAINS);
         // `top[..keep]`: the largest gains seen, in decreasing order.
-        let mut top = [0u32; TOP];
+        let mut top = [0u32; TOP_GAINS];
         for a in allowed.ones() {
             let gain = self.attack[a].count_and(uncovered);
             if gain > top[keep - 1] {
@@ -187,9 +190,7 @@ impl<const K: usize> Board<K> {
                 top[i] = gain;
             }
         }
-        let mut most = best_cand + top[..keep].iter().sum::<u32>();
-        most += (others - keep) as u32 * top[keep - 1];
-        most >= need
+        Gains { best_cand, top }
     }
 
     /// The children of a node with `r >= 1` queens to place: one per allowed attacker of the
@@ -359,6 +360,42 @@ impl<const K: usize> Board<K> {
     }
 }
 
+/// How many of the largest gains [`Gains`] keeps; beyond them the smallest kept one stands in.
+const TOP_GAINS: usize = 16;
+
+/// The gains (uncovered marks a queen would newly cover) at a node: the best among the
+/// branching mark's attackers, and the largest among all allowed squares. Gains only shrink
+/// further down, so these also bound every child.
+struct Gains {
+    best_cand: u32,
+    /// The largest gains in decreasing order (zeros past the ones computed).
+    top: [u32; TOP_GAINS],
+}
+
+impl Gains {
+    /// An upper bound on the sum of the `t >= 1` largest gains.
+    #[inline]
+    fn top_sum(&self, t: usize) -> u32 {
+        let keep = t.min(TOP_GAINS);
+        self.top[..keep].iter().sum::<u32>() + (t - keep) as u32 * self.top[keep - 1]
+    }
+
+    /// Whether `r >= 2` queens might cover `need` marks: one with at most `best_cand`, the
+    /// others with at most the `r - 1` largest gains.
+    #[inline]
+    fn allows(&self, need: u32, r: usize) -> bool {
+        self.best_cand + self.top_sum(r - 1) >= need
+    }
+
+    /// Whether the child that places a queen with gain `gain` (leaving `r - 1 >= 2` queens)
+    /// can pass its own bound: its gains are at most these, so it needs
+    /// `gain + top[0] + top_sum(r - 2) >= need`.
+    #[inline]
+    fn child_may_pass(&self, gain: u32, need: u32, r: usize) -> bool {
+        gain + self.top[0] + self.top_sum(r - 2) >= need
+    }
+}
+
 /// A search node: the queens placed, what they cover, and the squares excluded by earlier
 /// sibling branches.
 struct Node<const K: usize> {
@@ -409,6 +446,47 @@ impl<const K: usize> Worker<'_, K> {
         self.halted
     }
 
+    /// Whether two queens, one of them in `cands`, cover `uncovered`: for each candidate `a`
+    /// whose gain plus the best gain of any allowed square reaches the number of uncovered
+    /// marks, whether some allowed square (not attacked by `a` in the independent rule) attacks
+    /// every mark that `a` leaves uncovered. On success `self.queens` ends with the pair.
+    fn last_two(&mut self, uncovered: &Bits<K>, allowed: Bits<K>, cands: &Bits<K>) -> bool {
+        let board = self.board;
+        let need = uncovered.count();
+        let mut best_gain = 0;
+        for b in allowed.ones() {
+            best_gain = best_gain.max(board.attack[b].count_and(uncovered));
+        }
+        for a in cands.ones() {
+            let attack = &board.attack[a];
+            if attack.count_and(uncovered) + best_gain < need {
+                continue;
+            }
+            let rest = uncovered.and_not(attack);
+            let mut common = if board.independent {
+                allowed.and_not(attack)
+            } else {
+                allowed
+            };
+            for u in rest.ones() {
+                common = common.and(&board.attack[u]);
+                if common.is_empty() {
+                    break;
+                }
+            }
+            if rest.is_empty() {
+                self.queens.push(a);
+                return true;
+            }
+            if let Some(b) = common.ones().next() {
+                self.queens.push(a);
+                self.queens.push(b);
+                return true;
+            }
+        }
+        false
+    }
+
     /// Whether `r` more queens, on allowed squares, cover every mark not in `covered`. On
     /// success `self.queens` holds the cover.
     fn search(&mut self, covered: Bits<K>, mut forbidden: Bits<K>, r: usize) -> bool {
@@ -425,24 +503,39 @@ impl<const K: usize> Worker<'_, K> {
             return false;
         }
         let allowed = board.allowed(&covered, &forbidden);
+        if r == 1 {
+            // One queen left: it must attack every uncovered mark.
+            let mut common = allowed;
+            for u in uncovered.ones() {
+                common = common.and(&board.attack[u]);
+                if common.is_empty() {
+                    return false;
+                }
+            }
+            if let Some(a) = common.ones().next() {
+                self.queens.push(a);
+                return true;
+            }
+            return false;
+        }
         let (u, n) = board.pick(&uncovered, &allowed);
         if n == 0 {
             return false;
         }
         let cands = board.attack[u].and(&allowed);
-        if r == 1 {
-            for a in cands.ones() {
-                if uncovered.is_subset(&board.attack[a]) {
-                    self.queens.push(a);
-                    return true;
-                }
-            }
-            return false;
+        if r == 2 {
+            return self.last_two(&uncovered, allowed, &cands);
         }
-        if !board.bound_allows(&uncovered, &allowed, &cands, r) {
+        let gains = board.gains(&uncovered, &allowed, &cands, r);
+        let need = uncovered.count();
+        if !gains.allows(need, r) {
             return false;
         }
         for a in cands.ones() {
+            if !gains.child_may_pass(board.attack[a].count_and(&uncovered), need, r) {
+                forbidden.insert(a);
+                continue;
+            }
             self.queens.push(a);
             if self.search(covered.or(&board.attack[a]), forbidden, r - 1) {
                 return true;
