@@ -198,6 +198,27 @@ fn random_small_boards_match_brute_force() {
 }
 
 #[test]
+fn random_7x7_boards_match_brute_force() {
+    // Answers of 3 and 4 queens, so the search goes below the last-two-queens step.
+    let mut rng = Rng(0x7777);
+    let mut deep = 0;
+    for _ in 0..12 {
+        let marked: Vec<bool> = (0..49).map(|_| rng.below(10) < 8).collect();
+        let marks = MarkGrid {
+            rows: 7,
+            cols: 7,
+            marked,
+        };
+        for rule in [Rule::Any, Rule::Independent] {
+            let got = solved(&marks, rule, &Options::default());
+            assert_eq!(got, brute_force(&marks, rule == Rule::Independent));
+            deep += usize::from(got >= 4);
+        }
+    }
+    assert!(deep >= 4, "too few boards needing 4 queens: {deep}");
+}
+
+#[test]
 fn full_boards_match_a075458_up_to_11() {
     for n in 1..=11 {
         let marks = MarkGrid::full(n, n);
@@ -326,6 +347,28 @@ fn time_limit_returns_a_verified_fallback_and_a_bound() {
         checked(&marks, &placement);
         // Spencer's bound (n - 1) / 2 is a fact the search cannot exceed wrongly.
         assert!(placement.lower_bound >= 1 && placement.lower_bound <= 16);
+    }
+}
+
+#[test]
+fn root_bounds_never_exceed_known_values() {
+    let instant = Options {
+        time_limit: Some(Duration::ZERO),
+        ..Options::default()
+    };
+    for n in 1..=31 {
+        let marks = MarkGrid::full(n, n);
+        for (rule, known) in [
+            (Rule::Any, &DOMINATION[..]),
+            (Rule::Independent, &INDEPENDENT[..]),
+        ] {
+            let Some(&value) = known.get(n - 1) else {
+                continue;
+            };
+            let placement = solve(&marks, rule, &instant).unwrap();
+            assert!(placement.lower_bound <= value, "{rule:?} n = {n}");
+            assert!(checked(&marks, &placement) >= value, "{rule:?} n = {n}");
+        }
     }
 }
 

@@ -176,6 +176,11 @@ fn run<const K: usize>(
     let greedy = board.greedy();
     let nodes = AtomicU64::new(0);
     let mut k = board.root_bound();
+    if marks.rows == marks.cols && marks.marked.iter().all(|&m| m) {
+        // Spencer's theorem: a full n x n board needs at least (n - 1) / 2 queens, rounded up
+        // (independent ones at least as many). Tested against A075458 for n <= 25.
+        k = k.max(marks.rows / 2);
+    }
     let outcome = options.run_in_pool(|| {
         while k < greedy.len() {
             match board.level(k, &deadline, &nodes) {

@@ -94,9 +94,30 @@ impl<const K: usize> Board<K> {
         }
     }
 
+    /// A cover by the greedy rule, without redundant queens: see [`Board::greedy_steps`]; then
+    /// each queen, last first, is dropped when the others still cover every mark (dropping a
+    /// queen keeps the rest non-attacking).
+    pub(crate) fn greedy(&self) -> Vec<usize> {
+        let mut queens = self.greedy_steps();
+        let mut i = queens.len();
+        while i > 0 {
+            i -= 1;
+            let mut others = Bits::EMPTY;
+            for (j, &q) in queens.iter().enumerate() {
+                if j != i {
+                    others = others.or(&self.attack[q]);
+                }
+            }
+            if self.marks.is_subset(&others) {
+                queens.remove(i);
+            }
+        }
+        queens
+    }
+
     /// Coverage by the greedy rule: repeatedly the allowed square covering the most uncovered
     /// marks (the lowest index on ties). Always succeeds: an uncovered mark is itself allowed.
-    pub(crate) fn greedy(&self) -> Vec<usize> {
+    fn greedy_steps(&self) -> Vec<usize> {
         let mut covered = Bits::EMPTY;
         let mut queens = Vec::new();
         loop {
@@ -166,7 +187,8 @@ impl<const K: usize> Board<K> {
         cands: &Bits<K>,
         r: usize,
     ) -> bool {
-        self.gains(uncovered, allowed, cands, r).allows(uncovered.count(), r)
+        self.gains(uncovered, allowed, cands, r)
+            .allows(uncovered.count(), r)
     }
 
     /// The gains behind [`Board::bound_allows`], for `r >= 2`.
