@@ -489,7 +489,14 @@ fn judge_reports_the_bad_case_after_the_good_ones() {
             "{bad:?}: {err}"
         );
     }
-    let (code, out, _) = queens(&["judge", "uva11214"], "");
+    let (code, out, err) = queens(&["judge", "uva11214"], "\n  \n");
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(
+        err.starts_with("error:") && err.contains("case 1: line 1, column 1"),
+        "{err}"
+    );
+    // Only the terminator: no case, no output.
+    let (code, out, _) = queens(&["judge", "uva11214"], "0\n");
     assert_eq!((code, out.as_str()), (0, ""));
 }
 

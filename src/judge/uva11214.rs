@@ -2,7 +2,9 @@
 //! `.` not) until a line `0`; one line `Case i: q` per case, q the fewest guarding queens.
 //!
 //! Input that ends without the final `0` is accepted: the cases read so far are answered and the
-//! run ends normally (the `0` only marks the end). Blank lines are skipped.
+//! run ends normally (the `0` only marks the end); anything after the `0` is ignored. Blank lines
+//! and blanks around a line are skipped. Input with no line at all is an error (case 1). Sides
+//! from 1 to 64 are accepted, beyond the judge's 2 to 9.
 
 use super::JudgeError;
 use crate::format::{parse_mark_grid, ParseError};
@@ -77,6 +79,12 @@ fn size_line(line: &Line<'_>) -> Result<Option<(usize, usize)>, ParseError> {
 
 pub(super) fn run(text: &str, out: &mut dyn Write) -> Result<(), JudgeError> {
     let all: Vec<Line<'_>> = lines(text).collect();
+    if all.is_empty() {
+        return Err(JudgeError::BadCase {
+            case: 1,
+            source: ParseError::at(1, 1, "empty input: expected a size line 'n m'"),
+        });
+    }
     let options = Options::default();
     let mut next = 0;
     let mut case = 0;
