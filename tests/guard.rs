@@ -242,8 +242,8 @@ fn full_boards_match_a075324_up_to_13() {
     }
 }
 
-/// About 0.3 s for n = 12, 13 and 6 s for n = 14 on 2 cores; 15 and 16 take about 2 minutes
-/// each (run with `--ignored`).
+/// About 0.2 s for n = 12, 13, 2 s for n = 14, 40 s each for n = 15 and 16 on 2 cores (run
+/// with `--ignored`).
 #[test]
 #[ignore]
 fn full_boards_match_a075458_12_to_16() {
@@ -257,7 +257,7 @@ fn full_boards_match_a075458_12_to_16() {
     }
 }
 
-/// About 15 s on 2 cores.
+/// About 10 s on 2 cores.
 #[test]
 #[ignore]
 fn full_boards_match_a075324_14_to_16() {
@@ -559,4 +559,28 @@ fn cli_bad_input_exits_2_with_location() {
         assert_eq!(code, 2, "{size}");
         assert!(err.starts_with("error:"), "{err}");
     }
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_prints_the_best_so_far_and_exits_130() {
+    let child = Command::new(env!("CARGO_BIN_EXE_queens"))
+        .args(["guard", "--full", "24", "--json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["optimal"], false);
+    let placement: Vec<Square> = serde_json::from_value(v["placement"].clone()).unwrap();
+    verify::guard(&MarkGrid::full(24, 24), &placement).unwrap();
+    assert!(v["lower_bound"].as_u64().unwrap() <= 13);
 }

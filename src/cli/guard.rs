@@ -1,12 +1,16 @@
 //! `queens guard`: the fewest queens occupying or attacking every marked square.
 
-use super::{interrupted, located, print_json, read_input, Failure, SearchArgs, EXIT_INTERRUPTED};
+use super::{
+    interrupted, located, print_json, read_input, stderr_is_terminal, Failure, SearchArgs,
+    EXIT_INTERRUPTED,
+};
 use clap::Args;
 use queens::format::guard::{json_answer, text_answer};
 use queens::format::parse_mark_grid;
 use queens::guard::{solve, MarkGrid, Rule, MAX_GUARD_SIDE};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Arguments of `queens guard`.
@@ -63,8 +67,17 @@ pub fn run(args: &GuardArgs) -> Result<ExitCode, Failure> {
         Rule::Any
     };
     let started = Instant::now();
-    let placement = solve(&marks, rule, &args.search.options())
-        .map_err(|e| Failure::bad_input(e.to_string()))?;
+    let mut options = args.search.options();
+    let show_progress = stderr_is_terminal();
+    if show_progress {
+        options.progress = Some(Arc::new(|k, greedy| {
+            eprint!("\rproving or finding a cover with {k} queens (greedy: {greedy})...   ");
+        }));
+    }
+    let placement = solve(&marks, rule, &options).map_err(|e| Failure::bad_input(e.to_string()))?;
+    if show_progress {
+        eprint!("\r{:70}\r", "");
+    }
     let seconds = started.elapsed().as_secs_f64();
     if args.search.json {
         print_json(&json_answer(&placement, seconds));

@@ -105,7 +105,8 @@ pub enum GuardError {
 
 /// The fewest queens, on any squares, that occupy or attack every marked square.
 ///
-/// Returns an optimal placement (`optimal == true`) unless the options' time limit or cancel
+/// Progress, if the options ask for it, is reported as `(k, greedy)` when the search for a
+/// cover with `k` queens starts, `greedy` being the size of the fallback cover. Returns an optimal placement (`optimal == true`) unless the options' time limit or cancel
 /// flag stops the search first; then the best placement found (at worst the greedy one) with
 /// `optimal == false` and a proven `lower_bound`. The placement does not depend on the thread
 /// count when the search is not stopped.
@@ -183,6 +184,7 @@ fn run<const K: usize>(
     }
     let outcome = options.run_in_pool(|| {
         while k < greedy.len() {
+            options.report(k as u64, greedy.len() as u64);
             match board.level(k, &deadline, &nodes) {
                 Level::Found(queens) => return (queens, true, k),
                 Level::Infeasible => k += 1,
