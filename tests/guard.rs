@@ -373,6 +373,28 @@ fn root_bounds_never_exceed_known_values() {
 }
 
 #[test]
+fn local_search_covers_stay_valid_and_independent() {
+    // A time limit too short for the exact search: the answer comes from the local search.
+    let mut rng = Rng(2024);
+    for size in [14, 20, 27] {
+        let marked = (0..size * size).map(|_| rng.below(4) > 0).collect();
+        let marks = MarkGrid {
+            rows: size,
+            cols: size,
+            marked,
+        };
+        for rule in [Rule::Any, Rule::Independent] {
+            let options = Options {
+                time_limit: Some(Duration::from_millis(120)),
+                ..Options::default()
+            };
+            let placement = solve(&marks, rule, &options).unwrap();
+            checked(&marks, &placement);
+        }
+    }
+}
+
+#[test]
 fn oversized_and_malformed_boards_are_refused() {
     assert!(cover(&MarkGrid::full(65, 3), &one_thread()).is_err());
     assert!(cover(&MarkGrid::full(0, 3), &one_thread()).is_err());

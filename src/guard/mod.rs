@@ -11,6 +11,7 @@
 //! ```
 
 mod bits;
+mod local;
 mod search;
 
 use crate::board::{Square, MAX_SIDE};
@@ -166,13 +167,23 @@ pub fn solve(marks: &MarkGrid, rule: Rule, options: &Options) -> Result<Placemen
     })
 }
 
-/// Iterative deepening from the root bound up to one below the greedy cover's size.
+/// Iterative deepening from the root bound up to one below the greedy cover's size. With a time
+/// limit, the exact search gets three quarters of it; if it does not finish, the rest goes to a
+/// local search for a smaller cover than the greedy one.
 fn run<const K: usize>(
     marks: &MarkGrid,
     independent: bool,
     options: &Options,
 ) -> (Vec<usize>, bool, usize, u64) {
     let deadline = options.deadline();
+    let exact_deadline = match options.time_limit {
+        Some(limit) => Options {
+            time_limit: Some(limit.mul_f64(0.75)),
+            ..options.clone()
+        }
+        .deadline(),
+        None => deadline.clone(),
+    };
     let board = Board::<K>::new(marks.rows, marks.cols, &marks.marked, independent);
     let greedy = board.greedy();
     let nodes = AtomicU64::new(0);
@@ -182,18 +193,27 @@ fn run<const K: usize>(
         // (independent ones at least as many). Tested against A075458 for n <= 25.
         k = k.max(marks.rows / 2);
     }
-    let outcome = options.run_in_pool(|| {
+    let (queens, optimal, lower_bound) = options.run_in_pool(|| {
         while k < greedy.len() {
             options.report(k as u64, greedy.len() as u64);
-            match board.level(k, &deadline, &nodes) {
+            match board.level(k, &exact_deadline, &nodes) {
                 Level::Found(queens) => return (queens, true, k),
                 Level::Infeasible => k += 1,
-                Level::Stopped => return (greedy.clone(), false, k),
+                Level::Stopped => {
+                    let better = local::improve(&board, &greedy, k, &deadline, u64::MAX);
+                    let covers = board.marks.is_subset(
+                        &better
+                            .iter()
+                            .fold(search::Bits::EMPTY, |acc, &q| acc.or(&board.attack[q])),
+                    );
+                    let queens = if covers { better } else { greedy.clone() };
+                    let optimal = queens.len() <= k;
+                    return (queens, optimal, k);
+                }
             }
         }
         (greedy.clone(), true, greedy.len())
     });
-    let (queens, optimal, lower_bound) = outcome;
     let lower_bound = if optimal { queens.len() } else { lower_bound };
     (queens, optimal, lower_bound, nodes.load(Ordering::Relaxed))
 }

@@ -11,7 +11,7 @@
 //! branching mark (the orbits of earlier representatives are forbidden in later branches); see
 //! `root_children` for why that keeps every answer.
 
-use super::bits::Bits;
+pub(crate) use super::bits::Bits;
 use crate::Deadline;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -20,15 +20,15 @@ use std::sync::Mutex;
 /// The board in bitset form: for each square, the squares a queen there occupies or attacks.
 pub(crate) struct Board<const K: usize> {
     /// Number of squares, `rows * cols`.
-    squares: usize,
+    pub(crate) squares: usize,
     /// `attack[s]`: `s` itself and every square sharing a line with `s`.
-    attack: Vec<Bits<K>>,
+    pub(crate) attack: Vec<Bits<K>>,
     /// The marked squares.
-    marks: Bits<K>,
+    pub(crate) marks: Bits<K>,
     /// Every square of the board.
     all: Bits<K>,
     /// Whether queens must not attack each other.
-    independent: bool,
+    pub(crate) independent: bool,
     /// Nodes between two looks at the clock: fewer on big boards, whose nodes cost more.
     poll_interval: u32,
     /// The board symmetries (identity excluded) that map marks to marks, as permutations of
