@@ -242,8 +242,8 @@ fn full_boards_match_a075324_up_to_13() {
     }
 }
 
-/// About 0.2 s for n = 12, 13, 2 s for n = 14, 40 s each for n = 15 and 16 on 2 cores (run
-/// with `--ignored`).
+/// About 0.2 s for n = 12, 13, 2 s for n = 14, and about 40 s together for n = 15 and 16 on
+/// 2 cores (run with `--ignored`).
 #[test]
 #[ignore]
 fn full_boards_match_a075458_12_to_16() {

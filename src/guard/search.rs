@@ -6,7 +6,10 @@
 //! is forbidden in the later sibling branches, so every set of queens is met at most once. A
 //! node is cut when no allowed square attacks some uncovered mark, or when the `r` queens still
 //! to place cannot cover the remaining marks even if each covered as many as the best allowed
-//! squares do (one of them being an attacker of the branching mark). The root branches only
+//! squares do (one of them being an attacker of the branching mark); the same gains, which only
+//! shrink further down, cut children before they are entered. With two queens left the search is
+//! a direct check (for each candidate, intersect the attack sets of what it leaves uncovered),
+//! with one left a single intersection. The root branches only
 //! over one representative of each orbit of the symmetries that fix the marks and the
 //! branching mark (the orbits of earlier representatives are forbidden in later branches); see
 //! `root_children` for why that keeps every answer.
@@ -597,4 +600,66 @@ fn symmetries(rows: usize, cols: usize) -> Vec<Vec<u32>> {
                 .collect()
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lemma behind the root reduction, checked by enumeration: every map is a permutation
+    /// of the squares that preserves "occupies or attacks" in both directions, and with the
+    /// identity the maps form a group.
+    #[test]
+    fn symmetries_are_line_preserving_permutations_forming_a_group() {
+        for (rows, cols) in [
+            (1, 1),
+            (1, 5),
+            (2, 3),
+            (4, 4),
+            (5, 5),
+            (3, 7),
+            (6, 6),
+            (7, 4),
+        ] {
+            let maps = symmetries(rows, cols);
+            assert_eq!(maps.len(), if rows == cols { 7 } else { 3 });
+            let board = Board::<1>::new(rows, cols, &vec![true; rows * cols], false);
+            let identity: Vec<u32> = (0..(rows * cols) as u32).collect();
+            let mut group = maps.clone();
+            group.push(identity.clone());
+            for p in &maps {
+                let mut seen = p.clone();
+                seen.sort_unstable();
+                assert_eq!(seen, identity);
+                for a in 0..rows * cols {
+                    for b in 0..rows * cols {
+                        let (pa, pb) = (p[a] as usize, p[b] as usize);
+                        assert_eq!(
+                            board.attack[a].0[0] >> b & 1,
+                            board.attack[pa].0[0] >> pb & 1
+                        );
+                    }
+                }
+                for q in &group {
+                    let composed: Vec<u32> = q.iter().map(|&x| p[x as usize]).collect();
+                    assert!(group.contains(&composed), "not closed: {rows}x{cols}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn greedy_covers_and_root_bound_is_below_it() {
+        for (rows, cols) in [(1, 1), (3, 8), (8, 8), (7, 5)] {
+            for independent in [false, true] {
+                let board = Board::<1>::new(rows, cols, &vec![true; rows * cols], independent);
+                let cover = board.greedy();
+                let covered = cover
+                    .iter()
+                    .fold(Bits::<1>::EMPTY, |acc, &q| acc.or(&board.attack[q]));
+                assert!(board.marks.is_subset(&covered));
+                assert!(board.root_bound() <= cover.len());
+            }
+        }
+    }
 }
