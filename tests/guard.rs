@@ -3,7 +3,7 @@
 //! A075458, A075324, A274138), the judge's sample, and `queens::verify` on every placement.
 
 use queens::board::{share_line, Square};
-use queens::guard::{cover, cover_independent, solve, MarkGrid, Placement, Rule};
+use queens::guard::{count_minimum, cover, cover_independent, solve, MarkGrid, Placement, Rule};
 use queens::verify;
 use queens::Options;
 use std::io::Write;
@@ -98,6 +98,39 @@ fn some_subset_guards(marks: &MarkGrid, k: usize, independent: bool) -> bool {
             pick[j] = pick[j - 1] + 1;
         }
     }
+}
+
+/// The number of sets of exactly `k` squares (non-attacking if `independent`) that guard the
+/// marks, by listing every k-subset.
+fn count_guarding_subsets(marks: &MarkGrid, k: usize, independent: bool) -> u128 {
+    let squares: Vec<Square> = (0..marks.rows)
+        .flat_map(|r| (0..marks.cols).map(move |c| Square::new(r, c)))
+        .collect();
+    let mut count = 0;
+    let mut chosen = Vec::new();
+    fn walk(
+        from: usize,
+        k: usize,
+        squares: &[Square],
+        chosen: &mut Vec<Square>,
+        marks: &MarkGrid,
+        independent: bool,
+        count: &mut u128,
+    ) {
+        if chosen.len() == k {
+            if (!independent || pairwise_safe(chosen)) && guards(marks, chosen) {
+                *count += 1;
+            }
+            return;
+        }
+        for i in from..squares.len() {
+            chosen.push(squares[i]);
+            walk(i + 1, k, squares, chosen, marks, independent, count);
+            chosen.pop();
+        }
+    }
+    walk(0, k, &squares, &mut chosen, marks, independent, &mut count);
+    count
 }
 
 /// The fewest guards by trying every subset size from 0 up.
@@ -216,6 +249,44 @@ fn random_7x7_boards_match_brute_force() {
         }
     }
     assert!(deep >= 4, "too few boards needing 4 queens: {deep}");
+}
+
+#[test]
+fn minimum_set_counts_match_brute_force() {
+    let mut rng = Rng(0xc0_0111);
+    for _ in 0..60 {
+        let marks = random_board(&mut rng);
+        if marks.rows * marks.cols > 20 {
+            continue;
+        }
+        for rule in [Rule::Any, Rule::Independent] {
+            let independent = rule == Rule::Independent;
+            let got = count_minimum(&marks, rule, &one_thread()).unwrap().unwrap();
+            assert_eq!(got.queens, brute_force(&marks, independent));
+            let expected = count_guarding_subsets(&marks, got.queens, independent);
+            assert_eq!(got.sets, expected, "{rule:?} on {marks:?}");
+        }
+    }
+}
+
+#[test]
+fn minimum_set_counts_match_a002564() {
+    // Minimum dominating sets of the full n x n board, n = 8..12 (OEIS A002564).
+    for (n, sets) in [(8, 4860), (9, 114), (10, 8), (11, 2), (12, 8)] {
+        let got = count_minimum(&MarkGrid::full(n, n), Rule::Any, &Options::default())
+            .unwrap()
+            .unwrap();
+        assert_eq!((got.queens, got.sets), (DOMINATION[n - 1], sets), "n = {n}");
+    }
+    // Small boards by brute force, both rules.
+    for n in 1..=5 {
+        let marks = MarkGrid::full(n, n);
+        for rule in [Rule::Any, Rule::Independent] {
+            let got = count_minimum(&marks, rule, &one_thread()).unwrap().unwrap();
+            let expected = count_guarding_subsets(&marks, got.queens, rule == Rule::Independent);
+            assert_eq!(got.sets, expected, "{rule:?} n = {n}");
+        }
+    }
 }
 
 #[test]
@@ -543,6 +614,14 @@ fn cli_json_and_text() {
     let brute = brute_force(&MarkGrid::full(4, 6), true);
     assert_eq!(placement.len(), brute);
     verify::independent_guard(&MarkGrid::full(4, 6), &placement).unwrap();
+
+    let (code, out, _) = queens(&["guard", "--full", "10", "--count-sets", "--json"], "");
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (v["queens"].as_u64(), v["minimum_sets"].as_u64()),
+        (Some(5), Some(8))
+    );
 
     let (code, out, _) = queens(&["guard", "-"], "X..\n...\n..X\n");
     assert_eq!(code, 0);

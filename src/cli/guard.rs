@@ -7,7 +7,7 @@ use super::{
 use clap::Args;
 use queens::format::guard::{json_answer, text_answer};
 use queens::format::parse_mark_grid;
-use queens::guard::{solve, MarkGrid, Rule, MAX_GUARD_SIDE};
+use queens::guard::{count_minimum, solve, MarkGrid, Rule, MAX_GUARD_SIDE};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -25,6 +25,9 @@ pub struct GuardArgs {
     /// Require the queens not to attack one another (independent domination).
     #[arg(long)]
     pub independent: bool,
+    /// Also count the distinct guard sets of the minimum size (`minimum_sets` in JSON).
+    #[arg(long)]
+    pub count_sets: bool,
     #[command(flatten)]
     pub search: SearchArgs,
 }
@@ -75,14 +78,34 @@ pub fn run(args: &GuardArgs) -> Result<ExitCode, Failure> {
         }));
     }
     let placement = solve(&marks, rule, &options).map_err(|e| Failure::bad_input(e.to_string()))?;
+    // The count needs the proven minimum; it is absent when the time limit stops either part.
+    let sets = if args.count_sets && placement.optimal {
+        count_minimum(&marks, rule, &options)
+            .map_err(|e| Failure::bad_input(e.to_string()))?
+            .map(|m| m.sets)
+    } else {
+        None
+    };
     if show_progress {
         eprint!("\r{:70}\r", "");
     }
     let seconds = started.elapsed().as_secs_f64();
     if args.search.json {
-        print_json(&json_answer(&placement, seconds));
+        let mut value = json_answer(&placement, seconds);
+        if let Some(sets) = sets {
+            value["minimum_sets"] = match u64::try_from(sets) {
+                Ok(small) => small.into(),
+                Err(_) => sets.to_string().into(),
+            };
+        }
+        print_json(&value);
     } else {
         print!("{}", text_answer(&marks, &placement));
+        match sets {
+            Some(sets) => println!("{sets} guard sets of this size"),
+            None if args.count_sets => println!("guard sets of this size: not counted (stopped)"),
+            None => {}
+        }
     }
     if interrupted() {
         return Ok(ExitCode::from(EXIT_INTERRUPTED));

@@ -104,6 +104,92 @@ pub enum GuardError {
     },
 }
 
+/// Calls `$f::<K>(args..)` with `K` the number of 64-bit words a bitset of `$squares` needs
+/// (rounded up to one of the sizes compiled).
+macro_rules! with_words {
+    ($squares:expr, $f:ident, $($arg:expr),*) => {
+        match ($squares).div_ceil(64) {
+            1 => $f::<1>($($arg),*),
+            2 => $f::<2>($($arg),*),
+            3 => $f::<3>($($arg),*),
+            4 => $f::<4>($($arg),*),
+            5..=6 => $f::<6>($($arg),*),
+            7..=8 => $f::<8>($($arg),*),
+            9..=16 => $f::<16>($($arg),*),
+            17..=32 => $f::<32>($($arg),*),
+            _ => $f::<64>($($arg),*),
+        }
+    };
+}
+
+/// Refuses boards outside 1..=64 x 1..=64 and flag vectors of the wrong length.
+fn check_size(marks: &MarkGrid) -> Result<(), GuardError> {
+    let (rows, cols) = (marks.rows, marks.cols);
+    if rows == 0 || cols == 0 || rows > MAX_GUARD_SIDE || cols > MAX_GUARD_SIDE {
+        return Err(GuardError::UnsupportedSize {
+            rows,
+            cols,
+            max: MAX_GUARD_SIDE,
+        });
+    }
+    if marks.marked.len() != rows * cols {
+        return Err(GuardError::Malformed {
+            rows,
+            cols,
+            found: marks.marked.len(),
+        });
+    }
+    Ok(())
+}
+
+/// How many minimum guard sets a board has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MinimumSets {
+    /// The fewest queens that guard the marks (proven).
+    pub queens: usize,
+    /// The number of distinct sets of that many squares that guard the marks (non-attacking
+    /// ones under the independent rule); 1 for a board without marks (the empty set).
+    pub sets: u128,
+}
+
+/// The fewest guards and the number of guard sets of that size (e.g. 4860 for the full 8 x 8
+/// board, OEIS A002564). `Ok(None)` when the time limit or cancel flag stops the work first.
+/// The count does not depend on the thread count.
+pub fn count_minimum(
+    marks: &MarkGrid,
+    rule: Rule,
+    options: &Options,
+) -> Result<Option<MinimumSets>, GuardError> {
+    check_size(marks)?;
+    let placement = solve(marks, rule, options)?;
+    if !placement.optimal {
+        return Ok(None);
+    }
+    let queens = placement.queens.len();
+    let sets = with_words!(
+        marks.rows * marks.cols,
+        count_sets,
+        marks,
+        rule == Rule::Independent,
+        queens,
+        options
+    );
+    Ok(sets.map(|sets| MinimumSets { queens, sets }))
+}
+
+/// The number of covers with `k` queens, `k` being the minimum.
+fn count_sets<const K: usize>(
+    marks: &MarkGrid,
+    independent: bool,
+    k: usize,
+    options: &Options,
+) -> Option<u128> {
+    let deadline = options.deadline();
+    let board = Board::<K>::new(marks.rows, marks.cols, &marks.marked, independent);
+    let nodes = AtomicU64::new(0);
+    options.run_in_pool(|| board.count_level(k, &deadline, &nodes))
+}
+
 /// The fewest queens, on any squares, that occupy or attack every marked square.
 ///
 /// Progress, if the options ask for it, is reported as `(k, greedy)` when the search for a
@@ -123,34 +209,11 @@ pub fn cover_independent(marks: &MarkGrid, options: &Options) -> Result<Placemen
 
 /// [`cover`] or [`cover_independent`] according to `rule`.
 pub fn solve(marks: &MarkGrid, rule: Rule, options: &Options) -> Result<Placement, GuardError> {
+    check_size(marks)?;
     let (rows, cols) = (marks.rows, marks.cols);
-    if rows == 0 || cols == 0 || rows > MAX_GUARD_SIDE || cols > MAX_GUARD_SIDE {
-        return Err(GuardError::UnsupportedSize {
-            rows,
-            cols,
-            max: MAX_GUARD_SIDE,
-        });
-    }
-    if marks.marked.len() != rows * cols {
-        return Err(GuardError::Malformed {
-            rows,
-            cols,
-            found: marks.marked.len(),
-        });
-    }
     let independent = rule == Rule::Independent;
-    let words = (rows * cols).div_ceil(64);
-    let (queens, optimal, lower_bound, nodes) = match words {
-        1 => run::<1>(marks, independent, options),
-        2 => run::<2>(marks, independent, options),
-        3 => run::<3>(marks, independent, options),
-        4 => run::<4>(marks, independent, options),
-        5..=6 => run::<6>(marks, independent, options),
-        7..=8 => run::<8>(marks, independent, options),
-        9..=16 => run::<16>(marks, independent, options),
-        17..=32 => run::<32>(marks, independent, options),
-        _ => run::<64>(marks, independent, options),
-    };
+    let (queens, optimal, lower_bound, nodes) =
+        with_words!(rows * cols, run, marks, independent, options);
     let mut queens: Vec<Square> = queens
         .into_iter()
         .map(|s| Square::new(s / cols, s % cols))

@@ -318,6 +318,71 @@ impl<const K: usize> Board<K> {
         out
     }
 
+    /// The nodes two levels below the root (or shallower leaves), in depth-first order: the
+    /// independent pieces of work of one level. `symmetric`: reduce the root by symmetry.
+    fn tasks(&self, k: usize, symmetric: bool) -> Vec<Node<K>> {
+        let root = if symmetric {
+            self.root_children(k)
+        } else {
+            let root = Node {
+                queens: Vec::new(),
+                covered: Bits::EMPTY,
+                forbidden: Bits::EMPTY,
+            };
+            self.children(&root, k)
+        };
+        let mut tasks = Vec::new();
+        for child in root {
+            let r = k - 1;
+            if r >= 2 && !self.marks.is_subset(&child.covered) {
+                tasks.extend(self.children(&child, r));
+            } else {
+                tasks.push(child);
+            }
+        }
+        tasks
+    }
+
+    /// The number of sets of `k` squares (non-attacking ones under the independent rule) that
+    /// cover the marks, each counted once, provided no set of `k - 1` squares covers them (`k`
+    /// is the minimum). `None` when the deadline stops the count.
+    pub(crate) fn count_level(
+        &self,
+        k: usize,
+        deadline: &Deadline,
+        nodes: &AtomicU64,
+    ) -> Option<u128> {
+        if self.marks.is_empty() {
+            return Some(1);
+        }
+        let shared = Shared {
+            deadline,
+            stop: AtomicBool::new(false),
+            first_found: AtomicUsize::new(usize::MAX),
+        };
+        let total: u128 = self
+            .tasks(k, false)
+            .par_iter()
+            .map(|task| {
+                let mut worker = Worker {
+                    board: self,
+                    shared: &shared,
+                    task: 0,
+                    queens: task.queens.clone(),
+                    nodes: 0,
+                    poll: 0,
+                    halted: false,
+                    counting: true,
+                    count: 0,
+                };
+                worker.search(task.covered, task.forbidden, k - task.queens.len());
+                nodes.fetch_add(worker.nodes, Ordering::Relaxed);
+                worker.count
+            })
+            .sum();
+        (!shared.stop.load(Ordering::Relaxed)).then_some(total)
+    }
+
     /// Searches for a cover with at most `k` queens. The work is split into the nodes two levels
     /// below the root, searched in parallel; the cover reported is the one of the first such
     /// node (in depth-first order) that has one, so it does not depend on the thread count.
@@ -331,15 +396,7 @@ impl<const K: usize> Board<K> {
         if deadline.reached() {
             return Level::Stopped;
         }
-        let mut tasks = Vec::new();
-        for child in self.root_children(k) {
-            let r = k - 1;
-            if r >= 2 && !self.marks.is_subset(&child.covered) {
-                tasks.extend(self.children(&child, r));
-            } else {
-                tasks.push(child);
-            }
-        }
+        let tasks = self.tasks(k, true);
         let shared = Shared {
             deadline,
             stop: AtomicBool::new(false),
@@ -364,6 +421,8 @@ impl<const K: usize> Board<K> {
                 nodes: 0,
                 poll: 0,
                 halted: false,
+                counting: false,
+                count: 0,
             };
             let r = k - task.queens.len();
             let hit = worker.search(task.covered, task.forbidden, r);
@@ -449,6 +508,10 @@ struct Worker<'a, const K: usize> {
     /// Nodes left until the next look at the clock.
     poll: u32,
     halted: bool,
+    /// Count every cover instead of stopping at the first (see [`Board::count_level`]).
+    counting: bool,
+    /// Covers counted so far.
+    count: u128,
 }
 
 impl<const K: usize> Worker<'_, K> {
@@ -482,9 +545,12 @@ impl<const K: usize> Worker<'_, K> {
         for b in allowed.ones() {
             best_gain = best_gain.max(board.attack[b].count_and(uncovered));
         }
+        // Earlier candidates, excluded as partners when counting (each pair once).
+        let mut earlier = Bits::EMPTY;
         for a in cands.ones() {
             let attack = &board.attack[a];
             if attack.count_and(uncovered) + best_gain < need {
+                earlier.insert(a);
                 continue;
             }
             let rest = uncovered.and_not(attack);
@@ -493,11 +559,22 @@ impl<const K: usize> Worker<'_, K> {
             } else {
                 allowed
             };
+            if self.counting {
+                common = common.and_not(&earlier);
+                earlier.insert(a);
+                if rest.is_empty() {
+                    continue; // fewer than the minimum: excluded by the precondition
+                }
+            }
             for u in rest.ones() {
                 common = common.and(&board.attack[u]);
                 if common.is_empty() {
                     break;
                 }
+            }
+            if self.counting {
+                self.count += u128::from(common.count());
+                continue;
             }
             if rest.is_empty() {
                 self.queens.push(a);
@@ -522,6 +599,10 @@ impl<const K: usize> Worker<'_, K> {
         let board = self.board;
         let uncovered = board.marks.and_not(&covered);
         if uncovered.is_empty() {
+            if self.counting {
+                self.count += 1;
+                return false;
+            }
             return true;
         }
         if r == 0 {
@@ -536,6 +617,10 @@ impl<const K: usize> Worker<'_, K> {
                 if common.is_empty() {
                     return false;
                 }
+            }
+            if self.counting {
+                self.count += u128::from(common.count());
+                return false;
             }
             if let Some(a) = common.ones().next() {
                 self.queens.push(a);
