@@ -567,6 +567,8 @@ fn judge_reports_the_bad_case_after_the_good_ones() {
     for (bad, line, col) in [
         ("2 3\nX..\n.X\n0\n", 6, 3),  // ragged row
         ("2 2\nXY\n..\n0\n", 5, 2),   // bad character
+        ("2 2\nX1\n..\n0\n", 5, 2),   // bad character (a digit)
+        ("2 2\nX.\n0\n", 6, 1),       // missing row: the final 0 comes
         ("2 2\nXXX\n...\n0\n", 5, 3), // row longer than the size line
         ("3 2\nX.\n..\n", 7, 1),      // missing row at the end
         ("3 2\nX.\n..\n2 2\n", 7, 1), // missing row: the next size line comes

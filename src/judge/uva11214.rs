@@ -99,15 +99,8 @@ pub(super) fn run(text: &str, out: &mut dyn Write) -> Result<(), JudgeError> {
         let body = &all[next..(next + rows).min(all.len())];
         // Stop the board at a line that is not a board row (e.g. the next size line), so that
         // a missing row is reported as missing rather than as bad characters.
-        if body.len() < rows
-            || body
-                .iter()
-                .any(|l| l.text.chars().any(|ch| ch.is_ascii_digit()))
-        {
-            let have = body
-                .iter()
-                .take_while(|l| !l.text.chars().any(|ch| ch.is_ascii_digit()))
-                .count();
+        if body.len() < rows || body.iter().any(looks_like_size_line) {
+            let have = body.iter().take_while(|l| !looks_like_size_line(l)).count();
             if have < rows {
                 let (line, col) = match body.get(have) {
                     Some(l) => (l.number, l.col),
@@ -127,6 +120,13 @@ pub(super) fn run(text: &str, out: &mut dyn Write) -> Result<(), JudgeError> {
         writeln!(out, "Case {case}: {}", placement.queens.len())?;
     }
     Ok(())
+}
+
+/// Whether a line is made of numbers only (a size line or the final `0`), not a board row.
+fn looks_like_size_line(line: &Line<'_>) -> bool {
+    line.text
+        .split_whitespace()
+        .all(|field| field.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The rows of one board, each exactly `cols` characters of `X` and `.`.
