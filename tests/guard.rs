@@ -574,6 +574,7 @@ fn judge_reports_the_bad_case_after_the_good_ones() {
         ("3 2\nX.\n..\n2 2\n", 7, 1), // missing row: the next size line comes
         ("2 x\nX.\n..\n0\n", 4, 3),   // size line
         ("2\nX.\n..\n0\n", 4, 1),     // size line
+        ("2 13\nX.\n..\n0\n", 4, 3),  // side beyond the judge's range
     ] {
         let (code, out, err) = queens(&["judge", "uva11214"], &format!("{good}{bad}"));
         assert_eq!(code, 2, "{bad:?}: {err}");

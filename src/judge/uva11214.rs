@@ -4,13 +4,17 @@
 //! Input that ends without the final `0` is accepted: the cases read so far are answered and the
 //! run ends normally (the `0` only marks the end); anything after the `0` is ignored. Blank lines
 //! and blanks around a line are skipped. Input with no line at all is an error (case 1). Sides
-//! from 1 to 64 are accepted, beyond the judge's 2 to 9.
+//! from 1 to 12 are accepted, beyond the judge's 2 to 9.
 
 use super::JudgeError;
 use crate::format::{parse_mark_grid, ParseError};
 use crate::guard::{cover, MarkGrid};
 use crate::Options;
 use std::io::Write;
+
+/// The largest side accepted: beyond the judge's 9, but small enough that every case is
+/// answered exactly in milliseconds (the judge has no time limit to fall back on).
+const MAX_SIDE: usize = 12;
 
 /// A non-blank line: 1-based number, 1-based column of its first non-blank character, the
 /// trimmed text.
@@ -60,7 +64,7 @@ fn size_line(line: &Line<'_>) -> Result<Option<(usize, usize)>, ParseError> {
     let mut sides = [0usize; 2];
     for (slot, &(col, field)) in sides.iter_mut().zip(&fields) {
         *slot = match field.parse::<usize>() {
-            Ok(v) if (1..=crate::guard::MAX_GUARD_SIDE).contains(&v) => v,
+            Ok(v) if (1..=MAX_SIDE).contains(&v) => v,
             _ => {
                 return Err(ParseError::at(
                     line.number,
@@ -68,7 +72,7 @@ fn size_line(line: &Line<'_>) -> Result<Option<(usize, usize)>, ParseError> {
                     format!(
                         "'{}' is not a board side from 1 to {}",
                         crate::format::shorten(field),
-                        crate::guard::MAX_GUARD_SIDE
+                        MAX_SIDE
                     ),
                 ))
             }
