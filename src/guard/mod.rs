@@ -153,8 +153,9 @@ pub struct MinimumSets {
 }
 
 /// The fewest guards and the number of guard sets of that size (e.g. 4860 for the full 8 x 8
-/// board, OEIS A002564). `Ok(None)` when the time limit or cancel flag stops the work first.
-/// The count does not depend on the thread count.
+/// board, OEIS A002564). `Ok(None)` when the time limit or cancel flag stops the work first
+/// (the time limit applies to finding the minimum and to counting, each). The count does not
+/// depend on the thread count.
 pub fn count_minimum(
     marks: &MarkGrid,
     rule: Rule,
@@ -192,11 +193,12 @@ fn count_sets<const K: usize>(
 
 /// The fewest queens, on any squares, that occupy or attack every marked square.
 ///
-/// Progress, if the options ask for it, is reported as `(k, greedy)` when the search for a
-/// cover with `k` queens starts, `greedy` being the size of the fallback cover. Returns an optimal placement (`optimal == true`) unless the options' time limit or cancel
+/// Returns an optimal placement (`optimal == true`) unless the options' time limit or cancel
 /// flag stops the search first; then the best placement found (at worst the greedy one) with
 /// `optimal == false` and a proven `lower_bound`. The placement does not depend on the thread
-/// count when the search is not stopped.
+/// count when the search is not stopped. Progress, if the options ask for it, is reported as
+/// `(k, greedy)` when the search for a cover with `k` queens starts, `greedy` being the size of
+/// the fallback cover.
 pub fn cover(marks: &MarkGrid, options: &Options) -> Result<Placement, GuardError> {
     solve(marks, Rule::Any, options)
 }
