@@ -1,20 +1,114 @@
-//! `queens guard`.
+//! `queens guard`: the fewest queens occupying or attacking every marked square.
 
-use super::{Failure, SearchArgs};
+use super::{
+    interrupted, located, print_json, read_input, stderr_is_terminal, Failure, SearchArgs,
+    EXIT_INTERRUPTED,
+};
 use clap::Args;
+use queens::format::guard::{json_answer, text_answer};
+use queens::format::parse_mark_grid;
+use queens::guard::{count_minimum, solve, MarkGrid, Rule, MAX_GUARD_SIDE};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
 
 /// Arguments of `queens guard`.
 #[derive(Args, Debug)]
 pub struct GuardArgs {
-    /// Input file (default: standard input; `-` is standard input too).
+    /// Input file (default: standard input; `-` is standard input too): n lines of m
+    /// characters, `X` marked and `.` not.
     pub file: Option<PathBuf>,
+    /// Mark every square of an N x N (`N`) or R x C (`RxC`) board instead of reading a file.
+    #[arg(long, value_name = "N|RxC", value_parser = parse_size, conflicts_with = "file")]
+    pub full: Option<(usize, usize)>,
+    /// Require the queens not to attack one another (independent domination).
+    #[arg(long)]
+    pub independent: bool,
+    /// Also count the distinct guard sets of the minimum size (`minimum_sets` in JSON).
+    #[arg(long)]
+    pub count_sets: bool,
     #[command(flatten)]
     pub search: SearchArgs,
 }
 
+/// Parses `N` or `RxC` into (rows, columns), each from 1 to the supported maximum.
+fn parse_size(text: &str) -> Result<(usize, usize), String> {
+    let side = |part: &str| -> Result<usize, String> {
+        let value: usize = part
+            .trim()
+            .parse()
+            .map_err(|_| format!("'{part}' is not a board side (N or RxC expected)"))?;
+        if value == 0 || value > MAX_GUARD_SIDE {
+            return Err(format!(
+                "a board side of {value} is not supported: sides must be from 1 to {MAX_GUARD_SIDE}"
+            ));
+        }
+        Ok(value)
+    };
+    match text.split_once(['x', 'X']) {
+        Some((rows, cols)) => Ok((side(rows)?, side(cols)?)),
+        None => {
+            let n = side(text)?;
+            Ok((n, n))
+        }
+    }
+}
+
+/// Runs `queens guard`.
 pub fn run(args: &GuardArgs) -> Result<ExitCode, Failure> {
-    let _ = args;
-    todo!("guard")
+    let marks = match args.full {
+        Some((rows, cols)) => MarkGrid::full(rows, cols),
+        None => {
+            let (name, text) = read_input(&args.file)?;
+            parse_mark_grid(&text).map_err(|e| located(&name, &e))?
+        }
+    };
+    let rule = if args.independent {
+        Rule::Independent
+    } else {
+        Rule::Any
+    };
+    let started = Instant::now();
+    let mut options = args.search.options();
+    let show_progress = stderr_is_terminal();
+    if show_progress {
+        options.progress = Some(Arc::new(|k, greedy| {
+            eprint!("\rproving or finding a cover with {k} queens (greedy: {greedy})...   ");
+        }));
+    }
+    let placement = solve(&marks, rule, &options).map_err(|e| Failure::bad_input(e.to_string()))?;
+    // The count needs the proven minimum; it is absent when the time limit stops either part.
+    let sets = if args.count_sets && placement.optimal {
+        count_minimum(&marks, rule, &options)
+            .map_err(|e| Failure::bad_input(e.to_string()))?
+            .map(|m| m.sets)
+    } else {
+        None
+    };
+    if show_progress {
+        eprint!("\r{:70}\r", "");
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    if args.search.json {
+        let mut value = json_answer(&placement, seconds);
+        if let Some(sets) = sets {
+            value["minimum_sets"] = match u64::try_from(sets) {
+                Ok(small) => small.into(),
+                Err(_) => sets.to_string().into(),
+            };
+        }
+        print_json(&value);
+    } else {
+        print!("{}", text_answer(&marks, &placement));
+        match sets {
+            Some(sets) => println!("{sets} guard sets of this size"),
+            None if args.count_sets => println!("guard sets of this size: not counted (stopped)"),
+            None => {}
+        }
+    }
+    if interrupted() {
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    }
+    Ok(ExitCode::SUCCESS)
 }

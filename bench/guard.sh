@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Fewest guards on full n x n boards: `queens guard` against the CP-SAT peer, side by side.
+# Prints n, the answer, our time and nodes, the peer's answer, status and time, and the ratio
+# peer/ours. The peer gets CAP seconds (default 120); once it hits the cap, larger n are not
+# given to it (it only gets slower), so the whole run stays short.
+#
+# Usage: bench/guard.sh [N_FROM] [N_TO]     (default 5 13)
+#   THREADS=2 CAP=120 bench/guard.sh 5 14
+set -euo pipefail
+ROOT=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
+SHARED=${SHARED:-$ROOT/../shared}
+[ -d "$SHARED/peers" ] || SHARED=/work/shared
+PEER="$SHARED/peers/cpsat.py"
+FROM=${1:-5}
+TO=${2:-13}
+THREADS=${THREADS:-2}
+CAP=${CAP:-120}
+
+python3 -c 'import ortools' 2>/dev/null || pip install --quiet ortools
+cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml" 2>"$ROOT/target/guard-bench-build.log" \
+  || { cat "$ROOT/target/guard-bench-build.log"; exit 1; }
+QUEENS="$ROOT/target/release/queens"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+field() { python3 -c "import json,sys; print(json.load(sys.stdin)[\"$1\"])"; }
+
+printf '%-4s %-7s %-10s %-12s %-8s %-10s %-10s %s\n' \
+  n queens ours_s nodes peer peer_st peer_s peer/ours
+peer_capped=0
+for n in $(seq "$FROM" "$TO"); do
+  file="$TMP/full$n.txt"
+  python3 -c "print('\n'.join(['X' * $n] * $n))" > "$file"
+  json=$("$QUEENS" guard "$file" --json --threads "$THREADS")
+  q=$(field queens <<<"$json"); s=$(field seconds <<<"$json"); nodes=$(field nodes <<<"$json")
+  if [ "$peer_capped" = 1 ]; then
+    pv='-'; pst='skipped'; ps="> $CAP"; ratio="> $(python3 -c "print(round($CAP/max($s,1e-6)))")"
+  else
+    read -r pv pst ps < <(timeout $((CAP + 30)) python3 "$PEER" guard "$file" "$THREADS" "$CAP" || echo "- TIMEOUT $CAP")
+    if [ "$pst" = OPTIMAL ]; then
+      ratio=$(python3 -c "print('%.0f' % ($ps/max($s,1e-6)))")
+    else
+      peer_capped=1; ps="> $CAP"; ratio="> $(python3 -c "print(round($CAP/max($s,1e-6)))")"
+    fi
+  fi
+  printf '%-4s %-7s %-10.4f %-12s %-8s %-10s %-10s %s\n' \
+    "$n" "$q" "$s" "$nodes" "$pv" "$pst" "$ps" "$ratio"
+done

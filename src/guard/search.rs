@@ -1,0 +1,750 @@
+//! The exact search behind [`super::solve`]: iterative deepening on the number of queens `k`,
+//! each level a depth-first set-cover search over bitsets of the board's squares.
+//!
+//! A node is (queens placed, squares covered, squares forbidden). It branches on the uncovered
+//! mark with the fewest allowed attackers; after the branch that places candidate `a` fails, `a`
+//! is forbidden in the later sibling branches, so every set of queens is met at most once. A
+//! node is cut when no allowed square attacks some uncovered mark, or when the `r` queens still
+//! to place cannot cover the remaining marks even if each covered as many as the best allowed
+//! squares do (one of them being an attacker of the branching mark); the same gains, which only
+//! shrink further down, cut children before they are entered. With two queens left the search is
+//! a direct check (for each candidate, intersect the attack sets of what it leaves uncovered),
+//! with one left a single intersection. The root branches only
+//! over one representative of each orbit of the symmetries that fix the marks and the
+//! branching mark (the orbits of earlier representatives are forbidden in later branches); see
+//! `root_children` for why that keeps every answer.
+
+pub(crate) use super::bits::Bits;
+use crate::Deadline;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// The board in bitset form: for each square, the squares a queen there occupies or attacks.
+pub(crate) struct Board<const K: usize> {
+    /// Number of squares, `rows * cols`.
+    pub(crate) squares: usize,
+    /// `attack[s]`: `s` itself and every square sharing a line with `s`.
+    pub(crate) attack: Vec<Bits<K>>,
+    /// The marked squares.
+    pub(crate) marks: Bits<K>,
+    /// Every square of the board.
+    all: Bits<K>,
+    /// Whether queens must not attack each other.
+    pub(crate) independent: bool,
+    /// Nodes between two looks at the clock: fewer on big boards, whose nodes cost more.
+    poll_interval: u32,
+    /// The board symmetries (identity excluded) that map marks to marks, as permutations of
+    /// square indices. They form a group together with the identity.
+    symmetries: Vec<Vec<u32>>,
+}
+
+/// Result of the search for a cover with exactly `k` queens (or fewer).
+pub(crate) enum Level {
+    /// A covering set of at most `k` squares.
+    Found(Vec<usize>),
+    /// Proven: no `k` queens cover the marks.
+    Infeasible,
+    /// The deadline passed before the level was settled.
+    Stopped,
+}
+
+impl<const K: usize> Board<K> {
+    /// The bitset board of `rows x cols` with `marked` (row-major) and the rule.
+    pub(crate) fn new(rows: usize, cols: usize, marked: &[bool], independent: bool) -> Self {
+        let squares = rows * cols;
+        debug_assert!(squares <= 64 * K);
+        let mut attack = vec![Bits::<K>::EMPTY; squares];
+        for (s, set) in attack.iter_mut().enumerate() {
+            let (r, c) = (s / cols, s % cols);
+            for t in 0..squares {
+                let (r2, c2) = (t / cols, t % cols);
+                if r == r2 || c == c2 || r + c2 == r2 + c || r + c == r2 + c2 {
+                    set.insert(t);
+                }
+            }
+        }
+        let mut marks = Bits::EMPTY;
+        for (s, &m) in marked.iter().enumerate() {
+            if m {
+                marks.insert(s);
+            }
+        }
+        let symmetries = symmetries(rows, cols)
+            .into_iter()
+            .filter(|p| (0..squares).all(|s| marked[s] == marked[p[s] as usize]))
+            .collect();
+        let poll_interval = ((1usize << 20) / (squares * K).max(1)).clamp(1, 1024) as u32;
+        Board {
+            poll_interval,
+            squares,
+            attack,
+            marks,
+            all: Bits::first_n(squares),
+            independent,
+            symmetries,
+        }
+    }
+
+    /// Squares a new queen may stand on, given what is covered and what is forbidden.
+    #[inline]
+    fn allowed(&self, covered: &Bits<K>, forbidden: &Bits<K>) -> Bits<K> {
+        let allowed = self.all.and_not(forbidden);
+        if self.independent {
+            allowed.and_not(covered)
+        } else {
+            allowed
+        }
+    }
+
+    /// A cover by the greedy rule, without redundant queens: see [`Board::greedy_steps`]; then
+    /// each queen, last first, is dropped when the others still cover every mark (dropping a
+    /// queen keeps the rest non-attacking).
+    pub(crate) fn greedy(&self) -> Vec<usize> {
+        let mut queens = self.greedy_steps();
+        let mut i = queens.len();
+        while i > 0 {
+            i -= 1;
+            let mut others = Bits::EMPTY;
+            for (j, &q) in queens.iter().enumerate() {
+                if j != i {
+                    others = others.or(&self.attack[q]);
+                }
+            }
+            if self.marks.is_subset(&others) {
+                queens.remove(i);
+            }
+        }
+        queens
+    }
+
+    /// Coverage by the greedy rule: repeatedly the allowed square covering the most uncovered
+    /// marks (the lowest index on ties). Always succeeds: an uncovered mark is itself allowed.
+    fn greedy_steps(&self) -> Vec<usize> {
+        let mut covered = Bits::EMPTY;
+        let mut queens = Vec::new();
+        loop {
+            let uncovered = self.marks.and_not(&covered);
+            if uncovered.is_empty() {
+                return queens;
+            }
+            let allowed = self.allowed(&covered, &Bits::EMPTY);
+            let mut best = (0, usize::MAX);
+            for a in allowed.ones() {
+                let gain = self.attack[a].count_and(&uncovered);
+                if gain > best.0 {
+                    best = (gain, a);
+                }
+            }
+            let a = best.1;
+            queens.push(a);
+            covered = covered.or(&self.attack[a]);
+        }
+    }
+
+    /// A lower bound on the queens needed at the root: the fewest `t` whose `t` best squares
+    /// together cover at least as many squares as there are marks.
+    pub(crate) fn root_bound(&self) -> usize {
+        let need = self.marks.count() as usize;
+        if need == 0 {
+            return 0;
+        }
+        let mut gains: Vec<usize> = (0..self.squares)
+            .map(|a| self.attack[a].count_and(&self.marks) as usize)
+            .collect();
+        gains.sort_unstable_by(|a, b| b.cmp(a));
+        let mut sum = 0;
+        for (t, g) in gains.iter().enumerate() {
+            sum += g;
+            if sum >= need {
+                return t + 1;
+            }
+        }
+        gains.len()
+    }
+
+    /// The uncovered mark with the fewest allowed attackers and that number (0 means dead end).
+    #[inline]
+    fn pick(&self, uncovered: &Bits<K>, allowed: &Bits<K>) -> (usize, u32) {
+        let mut best = (usize::MAX, u32::MAX);
+        for u in uncovered.ones() {
+            let n = self.attack[u].count_and(allowed);
+            if n < best.1 {
+                best = (u, n);
+                if n <= 1 {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// Whether `r >= 2` queens, one of them among `cands`, might still cover `uncovered`: the
+    /// best candidate's gain plus the `r - 1` best gains of all allowed squares must reach the
+    /// number of uncovered marks. See [`Gains`].
+    #[inline]
+    fn bound_allows(
+        &self,
+        uncovered: &Bits<K>,
+        allowed: &Bits<K>,
+        cands: &Bits<K>,
+        r: usize,
+    ) -> bool {
+        self.gains(uncovered, allowed, cands, r)
+            .allows(uncovered.count(), r)
+    }
+
+    /// The gains behind [`Board::bound_allows`], for `r >= 2`.
+    #[inline]
+    fn gains(&self, uncovered: &Bits<K>, allowed: &Bits<K>, cands: &Bits<K>, r: usize) -> Gains {
+        let mut best_cand = 0;
+        for a in cands.ones() {
+            best_cand = best_cand.max(self.attack[a].count_and(uncovered));
+        }
+        let keep = (r - 1).min(TOP_GAINS);
+        // `top[..keep]`: the largest gains seen, in decreasing order.
+        let mut top = [0u32; TOP_GAINS];
+        for a in allowed.ones() {
+            let gain = self.attack[a].count_and(uncovered);
+            if gain > top[keep - 1] {
+                let mut i = keep - 1;
+                while i > 0 && top[i - 1] < gain {
+                    top[i] = top[i - 1];
+                    i -= 1;
+                }
+                top[i] = gain;
+            }
+        }
+        Gains { best_cand, top }
+    }
+
+    /// The children of a node with `r >= 1` queens to place: one per allowed attacker of the
+    /// branching mark, each forbidding the earlier siblings. Empty when the node is cut.
+    fn children(&self, node: &Node<K>, r: usize) -> Vec<Node<K>> {
+        let uncovered = self.marks.and_not(&node.covered);
+        let allowed = self.allowed(&node.covered, &node.forbidden);
+        let (u, n) = self.pick(&uncovered, &allowed);
+        if n == 0 {
+            return Vec::new();
+        }
+        let cands = self.attack[u].and(&allowed);
+        if r >= 2 && !self.bound_allows(&uncovered, &allowed, &cands, r) {
+            return Vec::new();
+        }
+        let mut forbidden = node.forbidden;
+        let mut out = Vec::new();
+        for a in cands.ones() {
+            let mut queens = node.queens.clone();
+            queens.push(a);
+            out.push(Node {
+                queens,
+                covered: node.covered.or(&self.attack[a]),
+                forbidden,
+            });
+            forbidden.insert(a);
+        }
+        out
+    }
+
+    /// The children of the root (`k >= 1` queens, some marks): branch on the mark whose allowed
+    /// attackers fall into the fewest orbits under the symmetries fixing the marks and that
+    /// mark, and place one representative (the smallest square) of each orbit, forbidding the
+    /// orbits of earlier representatives.
+    ///
+    /// Why nothing is lost: let `G` be that group and `S` any covering set. `S` holds an
+    /// attacker of the branching mark `u`; take the first orbit `O` (in the order of the
+    /// representatives) that meets `S`, `a` in `S` and `O`, and `g` in `G` with `g(a)` the
+    /// representative of `O`. Then `g(S)` covers the marks (g maps marks to marks and preserves
+    /// lines), has as many queens, is independent when `S` is, contains the representative and
+    /// misses every earlier orbit (orbits are `G`-invariant), so the branch of `O` finds it or
+    /// another cover of the same size.
+    fn root_children(&self, k: usize) -> Vec<Node<K>> {
+        let root = Node {
+            queens: Vec::new(),
+            covered: Bits::EMPTY,
+            forbidden: Bits::EMPTY,
+        };
+        if self.symmetries.is_empty() {
+            return self.children(&root, k);
+        }
+        let uncovered = self.marks;
+        let allowed = self.all;
+        // (orbits, attackers, mark): the smallest wins.
+        let mut best: Option<(usize, u32, usize)> = None;
+        for u in uncovered.ones() {
+            let stabilizer: Vec<&Vec<u32>> = self
+                .symmetries
+                .iter()
+                .filter(|p| p[u] as usize == u)
+                .collect();
+            let cands = self.attack[u].and(&allowed);
+            let orbits = cands
+                .ones()
+                .filter(|&a| stabilizer.iter().all(|p| p[a] as usize >= a))
+                .count();
+            let key = (orbits, cands.count(), u);
+            if best.map_or(true, |b| key < b) {
+                best = Some(key);
+            }
+        }
+        let Some((_, _, u)) = best else {
+            return Vec::new();
+        };
+        let cands = self.attack[u].and(&allowed);
+        if k >= 2 && !self.bound_allows(&uncovered, &allowed, &cands, k) {
+            return Vec::new();
+        }
+        let stabilizer: Vec<&Vec<u32>> = self
+            .symmetries
+            .iter()
+            .filter(|p| p[u] as usize == u)
+            .collect();
+        let mut forbidden = Bits::EMPTY;
+        let mut out = Vec::new();
+        for a in cands.ones() {
+            if stabilizer.iter().any(|p| (p[a] as usize) < a) {
+                continue;
+            }
+            out.push(Node {
+                queens: vec![a],
+                covered: self.attack[a],
+                forbidden,
+            });
+            forbidden.insert(a);
+            for p in &stabilizer {
+                forbidden.insert(p[a] as usize);
+            }
+        }
+        out
+    }
+
+    /// The nodes two levels below the root (or shallower leaves), in depth-first order: the
+    /// independent pieces of work of one level. `symmetric`: reduce the root by symmetry.
+    fn tasks(&self, k: usize, symmetric: bool) -> Vec<Node<K>> {
+        let root = if symmetric {
+            self.root_children(k)
+        } else {
+            let root = Node {
+                queens: Vec::new(),
+                covered: Bits::EMPTY,
+                forbidden: Bits::EMPTY,
+            };
+            self.children(&root, k)
+        };
+        let mut tasks = Vec::new();
+        for child in root {
+            let r = k - 1;
+            if r >= 2 && !self.marks.is_subset(&child.covered) {
+                tasks.extend(self.children(&child, r));
+            } else {
+                tasks.push(child);
+            }
+        }
+        tasks
+    }
+
+    /// The number of sets of `k` squares (non-attacking ones under the independent rule) that
+    /// cover the marks, each counted once, provided no set of `k - 1` squares covers them (`k`
+    /// is the minimum). `None` when the deadline stops the count.
+    pub(crate) fn count_level(
+        &self,
+        k: usize,
+        deadline: &Deadline,
+        nodes: &AtomicU64,
+    ) -> Option<u128> {
+        if self.marks.is_empty() {
+            return Some(1);
+        }
+        let shared = Shared {
+            deadline,
+            stop: AtomicBool::new(false),
+            first_found: AtomicUsize::new(usize::MAX),
+        };
+        let total: u128 = self
+            .tasks(k, false)
+            .par_iter()
+            .map(|task| {
+                let mut worker = Worker {
+                    board: self,
+                    shared: &shared,
+                    task: 0,
+                    queens: task.queens.clone(),
+                    nodes: 0,
+                    poll: 0,
+                    halted: false,
+                    counting: true,
+                    count: 0,
+                };
+                worker.search(task.covered, task.forbidden, k - task.queens.len());
+                nodes.fetch_add(worker.nodes, Ordering::Relaxed);
+                worker.count
+            })
+            .sum();
+        (!shared.stop.load(Ordering::Relaxed)).then_some(total)
+    }
+
+    /// Searches for a cover with at most `k` queens. The work is split into the nodes two levels
+    /// below the root, searched in parallel; the cover reported is the one of the first such
+    /// node (in depth-first order) that has one, so it does not depend on the thread count.
+    pub(crate) fn level(&self, k: usize, deadline: &Deadline, nodes: &AtomicU64) -> Level {
+        if self.marks.is_empty() {
+            return Level::Found(Vec::new());
+        }
+        if k == 0 {
+            return Level::Infeasible;
+        }
+        if deadline.reached() {
+            return Level::Stopped;
+        }
+        let tasks = self.tasks(k, true);
+        let shared = Shared {
+            deadline,
+            stop: AtomicBool::new(false),
+            first_found: AtomicUsize::new(usize::MAX),
+        };
+        let found: Mutex<Vec<(usize, Vec<usize>)>> = Mutex::new(Vec::new());
+        tasks.par_iter().enumerate().for_each(|(index, task)| {
+            if shared.first_found.load(Ordering::Relaxed) < index
+                || shared.stop.load(Ordering::Relaxed)
+            {
+                return;
+            }
+            if deadline.reached() {
+                shared.stop.store(true, Ordering::Relaxed);
+                return;
+            }
+            let mut worker = Worker {
+                board: self,
+                shared: &shared,
+                task: index,
+                queens: task.queens.clone(),
+                nodes: 0,
+                poll: 0,
+                halted: false,
+                counting: false,
+                count: 0,
+            };
+            let r = k - task.queens.len();
+            let hit = worker.search(task.covered, task.forbidden, r);
+            nodes.fetch_add(worker.nodes, Ordering::Relaxed);
+            if hit {
+                shared.first_found.fetch_min(index, Ordering::Relaxed);
+                if let Ok(mut list) = found.lock() {
+                    list.push((index, worker.queens));
+                }
+            }
+        });
+        let mut list = found.into_inner().unwrap_or_default();
+        list.sort();
+        match list.into_iter().next() {
+            Some((_, queens)) => Level::Found(queens),
+            None if shared.stop.load(Ordering::Relaxed) => Level::Stopped,
+            None => Level::Infeasible,
+        }
+    }
+}
+
+/// How many of the largest gains [`Gains`] keeps; beyond them the smallest kept one stands in.
+const TOP_GAINS: usize = 16;
+
+/// The gains (uncovered marks a queen would newly cover) at a node: the best among the
+/// branching mark's attackers, and the largest among all allowed squares. Gains only shrink
+/// further down, so these also bound every child.
+struct Gains {
+    best_cand: u32,
+    /// The largest gains in decreasing order (zeros past the ones computed).
+    top: [u32; TOP_GAINS],
+}
+
+impl Gains {
+    /// An upper bound on the sum of the `t >= 1` largest gains.
+    #[inline]
+    fn top_sum(&self, t: usize) -> u32 {
+        let keep = t.min(TOP_GAINS);
+        self.top[..keep].iter().sum::<u32>() + (t - keep) as u32 * self.top[keep - 1]
+    }
+
+    /// Whether `r >= 2` queens might cover `need` marks: one with at most `best_cand`, the
+    /// others with at most the `r - 1` largest gains.
+    #[inline]
+    fn allows(&self, need: u32, r: usize) -> bool {
+        self.best_cand + self.top_sum(r - 1) >= need
+    }
+
+    /// Whether the child that places a queen with gain `gain` (leaving `r - 1 >= 2` queens)
+    /// can pass its own bound: its gains are at most these, so it needs
+    /// `gain + top[0] + top_sum(r - 2) >= need`.
+    #[inline]
+    fn child_may_pass(&self, gain: u32, need: u32, r: usize) -> bool {
+        gain + self.top[0] + self.top_sum(r - 2) >= need
+    }
+}
+
+/// A search node: the queens placed, what they cover, and the squares excluded by earlier
+/// sibling branches.
+struct Node<const K: usize> {
+    queens: Vec<usize>,
+    covered: Bits<K>,
+    forbidden: Bits<K>,
+}
+
+/// State shared by the workers of one level.
+struct Shared<'a> {
+    deadline: &'a Deadline,
+    /// Set once the deadline has passed.
+    stop: AtomicBool,
+    /// The smallest task index that found a cover (`usize::MAX`: none yet).
+    first_found: AtomicUsize,
+}
+
+/// One depth-first search of one task.
+struct Worker<'a, const K: usize> {
+    board: &'a Board<K>,
+    shared: &'a Shared<'a>,
+    task: usize,
+    /// The queens of the current path (the cover, once found).
+    queens: Vec<usize>,
+    nodes: u64,
+    /// Nodes left until the next look at the clock.
+    poll: u32,
+    halted: bool,
+    /// Count every cover instead of stopping at the first (see [`Board::count_level`]).
+    counting: bool,
+    /// Covers counted so far.
+    count: u128,
+}
+
+impl<const K: usize> Worker<'_, K> {
+    /// Whether to give up: polled every node, looks at the clock every 1024 nodes.
+    #[inline]
+    fn should_halt(&mut self) -> bool {
+        if self.poll == 0 {
+            self.poll = self.board.poll_interval;
+            if self.shared.stop.load(Ordering::Relaxed)
+                || self.shared.first_found.load(Ordering::Relaxed) < self.task
+            {
+                self.halted = true;
+            } else if self.shared.deadline.reached() {
+                self.shared.stop.store(true, Ordering::Relaxed);
+                self.halted = true;
+            }
+        } else {
+            self.poll -= 1;
+        }
+        self.halted
+    }
+
+    /// Whether two queens, one of them in `cands`, cover `uncovered`: for each candidate `a`
+    /// whose gain plus the best gain of any allowed square reaches the number of uncovered
+    /// marks, whether some allowed square (not attacked by `a` in the independent rule) attacks
+    /// every mark that `a` leaves uncovered. On success `self.queens` ends with the pair.
+    fn last_two(&mut self, uncovered: &Bits<K>, allowed: Bits<K>, cands: &Bits<K>) -> bool {
+        let board = self.board;
+        let need = uncovered.count();
+        let mut best_gain = 0;
+        for b in allowed.ones() {
+            best_gain = best_gain.max(board.attack[b].count_and(uncovered));
+        }
+        // Earlier candidates, excluded as partners when counting (each pair once).
+        let mut earlier = Bits::EMPTY;
+        for a in cands.ones() {
+            let attack = &board.attack[a];
+            if attack.count_and(uncovered) + best_gain < need {
+                earlier.insert(a);
+                continue;
+            }
+            let rest = uncovered.and_not(attack);
+            let mut common = if board.independent {
+                allowed.and_not(attack)
+            } else {
+                allowed
+            };
+            if self.counting {
+                common = common.and_not(&earlier);
+                earlier.insert(a);
+                if rest.is_empty() {
+                    continue; // fewer than the minimum: excluded by the precondition
+                }
+            }
+            for u in rest.ones() {
+                common = common.and(&board.attack[u]);
+                if common.is_empty() {
+                    break;
+                }
+            }
+            if self.counting {
+                self.count += u128::from(common.count());
+                continue;
+            }
+            if rest.is_empty() {
+                self.queens.push(a);
+                return true;
+            }
+            if let Some(b) = common.ones().next() {
+                self.queens.push(a);
+                self.queens.push(b);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether `r` more queens, on allowed squares, cover every mark not in `covered`. On
+    /// success `self.queens` holds the cover.
+    fn search(&mut self, covered: Bits<K>, mut forbidden: Bits<K>, r: usize) -> bool {
+        self.nodes += 1;
+        if self.should_halt() {
+            return false;
+        }
+        let board = self.board;
+        let uncovered = board.marks.and_not(&covered);
+        if uncovered.is_empty() {
+            if self.counting {
+                self.count += 1;
+                return false;
+            }
+            return true;
+        }
+        if r == 0 {
+            return false;
+        }
+        let allowed = board.allowed(&covered, &forbidden);
+        if r == 1 {
+            // One queen left: it must attack every uncovered mark.
+            let mut common = allowed;
+            for u in uncovered.ones() {
+                common = common.and(&board.attack[u]);
+                if common.is_empty() {
+                    return false;
+                }
+            }
+            if self.counting {
+                self.count += u128::from(common.count());
+                return false;
+            }
+            if let Some(a) = common.ones().next() {
+                self.queens.push(a);
+                return true;
+            }
+            return false;
+        }
+        let (u, n) = board.pick(&uncovered, &allowed);
+        if n == 0 {
+            return false;
+        }
+        let cands = board.attack[u].and(&allowed);
+        if r == 2 {
+            return self.last_two(&uncovered, allowed, &cands);
+        }
+        let gains = board.gains(&uncovered, &allowed, &cands, r);
+        let need = uncovered.count();
+        if !gains.allows(need, r) {
+            return false;
+        }
+        for a in cands.ones() {
+            if !gains.child_may_pass(board.attack[a].count_and(&uncovered), need, r) {
+                forbidden.insert(a);
+                continue;
+            }
+            self.queens.push(a);
+            if self.search(covered.or(&board.attack[a]), forbidden, r - 1) {
+                return true;
+            }
+            self.queens.pop();
+            if self.halted {
+                return false;
+            }
+            forbidden.insert(a);
+        }
+        false
+    }
+}
+
+/// The symmetries of a `rows x cols` board other than the identity, as square permutations:
+/// the two mirrors and the half turn of any rectangle, and on a square board the two diagonal
+/// mirrors and the quarter turns too.
+fn symmetries(rows: usize, cols: usize) -> Vec<Vec<u32>> {
+    let (mr, mc) = (rows - 1, cols - 1);
+    let image = |kind: usize, r: usize, c: usize| match kind {
+        0 => (mr - r, c),
+        1 => (r, mc - c),
+        2 => (mr - r, mc - c),
+        3 => (c, r),
+        4 => (mc - c, mr - r),
+        5 => (c, mr - r),
+        _ => (mc - c, r),
+    };
+    let kinds = if rows == cols { 7 } else { 3 };
+    (0..kinds)
+        .map(|kind| {
+            (0..rows * cols)
+                .map(|s| {
+                    let (r, c) = image(kind, s / cols, s % cols);
+                    (r * cols + c) as u32
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lemma behind the root reduction, checked by enumeration: every map is a permutation
+    /// of the squares that preserves "occupies or attacks" in both directions, and with the
+    /// identity the maps form a group.
+    #[test]
+    fn symmetries_are_line_preserving_permutations_forming_a_group() {
+        for (rows, cols) in [
+            (1, 1),
+            (1, 5),
+            (2, 3),
+            (4, 4),
+            (5, 5),
+            (3, 7),
+            (6, 6),
+            (7, 4),
+        ] {
+            let maps = symmetries(rows, cols);
+            assert_eq!(maps.len(), if rows == cols { 7 } else { 3 });
+            let board = Board::<1>::new(rows, cols, &vec![true; rows * cols], false);
+            let identity: Vec<u32> = (0..(rows * cols) as u32).collect();
+            let mut group = maps.clone();
+            group.push(identity.clone());
+            for p in &maps {
+                let mut seen = p.clone();
+                seen.sort_unstable();
+                assert_eq!(seen, identity);
+                for a in 0..rows * cols {
+                    for b in 0..rows * cols {
+                        let (pa, pb) = (p[a] as usize, p[b] as usize);
+                        assert_eq!(
+                            board.attack[a].0[0] >> b & 1,
+                            board.attack[pa].0[0] >> pb & 1
+                        );
+                    }
+                }
+                for q in &group {
+                    let composed: Vec<u32> = q.iter().map(|&x| p[x as usize]).collect();
+                    assert!(group.contains(&composed), "not closed: {rows}x{cols}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn greedy_covers_and_root_bound_is_below_it() {
+        for (rows, cols) in [(1, 1), (3, 8), (8, 8), (7, 5)] {
+            for independent in [false, true] {
+                let board = Board::<1>::new(rows, cols, &vec![true; rows * cols], independent);
+                let cover = board.greedy();
+                let covered = cover
+                    .iter()
+                    .fold(Bits::<1>::EMPTY, |acc, &q| acc.or(&board.attack[q]));
+                assert!(board.marks.is_subset(&covered));
+                assert!(board.root_bound() <= cover.len());
+            }
+        }
+    }
+}
