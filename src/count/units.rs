@@ -1,0 +1,204 @@
+//! The work plan of a count: one unit per class of border constellations (the queens on the
+//! first and last row and column), optionally split further by the queens of the next rows.
+
+use super::kernel::{self, Start};
+use crate::board::{share_line, Square, Symmetry};
+use serde::{Deserialize, Serialize};
+
+/// The queens that every solution has on the border of the board: one in the top row, one in
+/// the bottom row, one in the left column and one in the right column. A corner queen is shared
+/// by a row and a column, so a constellation holds 3 or 4 distinct queens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Constellation {
+    /// Column of the queen in row 0.
+    pub top: u8,
+    /// Column of the queen in row n-1.
+    pub bottom: u8,
+    /// Row of the queen in column 0.
+    pub left: u8,
+    /// Row of the queen in column n-1.
+    pub right: u8,
+}
+
+impl Constellation {
+    /// The (up to four, possibly repeated) border squares, in the order top, bottom, left, right.
+    pub fn squares(&self, n: u32) -> [Square; 4] {
+        let m = n as usize - 1;
+        [
+            Square::new(0, self.top as usize),
+            Square::new(m, self.bottom as usize),
+            Square::new(self.left as usize, 0),
+            Square::new(self.right as usize, m),
+        ]
+    }
+
+    /// The distinct queens of the constellation, sorted.
+    pub fn queens(&self, n: u32) -> Vec<Square> {
+        let mut q = self.squares(n).to_vec();
+        q.sort();
+        q.dedup();
+        q
+    }
+
+    /// Whether the border squares can all belong to one solution: where a row and a column
+    /// share a queen it is the same square, and the distinct queens attack no one.
+    pub fn is_consistent(&self, n: u32) -> bool {
+        let q = self.queens(n);
+        q.iter()
+            .all(|s| s.row < n as usize && s.col < n as usize)
+            && q.iter()
+                .enumerate()
+                .all(|(i, &a)| q[i + 1..].iter().all(|&b| !share_line(a, b)))
+    }
+
+    /// The image of the constellation under `symmetry` (the border maps onto itself).
+    pub fn transform(&self, n: u32, symmetry: Symmetry) -> Constellation {
+        let m = n as usize - 1;
+        let mut out = *self;
+        for s in self.squares(n) {
+            let t = symmetry.apply(n as usize, s);
+            if t.row == 0 {
+                out.top = t.col as u8;
+            }
+            if t.row == m {
+                out.bottom = t.col as u8;
+            }
+            if t.col == 0 {
+                out.left = t.row as u8;
+            }
+            if t.col == m {
+                out.right = t.row as u8;
+            }
+        }
+        out
+    }
+
+    /// The smallest of the 8 images (the representative of the class) and the number of
+    /// distinct images (the size of the class: 8 divided by the order of its stabilizer).
+    pub fn canonical(&self, n: u32) -> (Constellation, u8) {
+        let mut images: Vec<Constellation> =
+            Symmetry::ALL.iter().map(|&s| self.transform(n, s)).collect();
+        images.sort();
+        images.dedup();
+        (images[0], images.len() as u8)
+    }
+
+    /// Whether the constellation is mapped onto itself by the half turn, which is the only case
+    /// where solutions extending it can be symmetric (no solution for n > 1 is symmetric under
+    /// a reflection, and a quarter-turn symmetric one is half-turn symmetric too).
+    pub fn has_half_turn_symmetry(&self, n: u32) -> bool {
+        self.transform(n, Symmetry::Rotate180) == *self
+    }
+}
+
+/// One independent piece of a count: a canonical border constellation plus the queens of its
+/// first `prefix_len` free rows (top to bottom). Units of one plan are disjoint and together
+/// cover every solution exactly once up to symmetry. `id` is the unit's place in
+/// [`work_units`]'s deterministic order (estimated heaviest first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct WorkUnit {
+    /// Place in the plan, 0-based.
+    pub id: u64,
+    /// Board size.
+    pub n: u8,
+    /// The border queens (canonical under the 8 symmetries).
+    pub constellation: Constellation,
+    /// How many solutions stand for each one found in this unit: the number of distinct
+    /// images of the constellation (8, 4, 2 or 1).
+    pub orbit: u8,
+    /// How many of the free rows, from the top, have their queen fixed by `prefix`.
+    pub prefix_len: u8,
+    /// Columns of the queens of the first `prefix_len` free rows.
+    pub prefix: [u8; MAX_PREFIX],
+}
+
+/// The most free rows a unit may fix beyond its constellation.
+pub const MAX_PREFIX: usize = 4;
+
+/// The split depth [`work_units`] uses for size `n`: enough units to balance many threads and
+/// to keep each unit short (about 3000 to 60000 units up to n = 27).
+pub fn default_split(n: u32) -> usize {
+    match n {
+        0..=21 => 0,
+        22..=27 => 1,
+        _ => 2,
+    }
+}
+
+/// The canonical constellations of size `n`, each with the size of its class, sorted.
+pub fn constellations(n: u32) -> Vec<(Constellation, u8)> {
+    let mut out = Vec::new();
+    if !(1..=32).contains(&n) {
+        return out;
+    }
+    for top in 0..n as u8 {
+        for bottom in 0..n as u8 {
+            for left in 0..n as u8 {
+                for right in 0..n as u8 {
+                    let c = Constellation {
+                        top,
+                        bottom,
+                        left,
+                        right,
+                    };
+                    if !c.is_consistent(n) {
+                        continue;
+                    }
+                    let (canon, orbit) = c.canonical(n);
+                    if canon == c {
+                        out.push((c, orbit));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The plan of a count of size `n` at the default split depth (see [`work_units_split`]).
+pub fn work_units(n: u32) -> Vec<WorkUnit> {
+    work_units_split(n, default_split(n))
+}
+
+/// The plan of a count of size `n`: every canonical constellation, split by every valid
+/// placement of the queens on its first `split` free rows (capped at [`MAX_PREFIX`] and at the
+/// number of free rows). The order is deterministic: by an estimate of the work, largest first,
+/// then by constellation and prefix; `id`s number the units in that order. Empty for n outside
+/// 1..=32.
+pub fn work_units_split(n: u32, split: usize) -> Vec<WorkUnit> {
+    let split = split.min(MAX_PREFIX);
+    let mut weighted: Vec<(u64, WorkUnit)> = Vec::new();
+    for (c, orbit) in constellations(n) {
+        let base = WorkUnit {
+            id: 0,
+            n: n as u8,
+            constellation: c,
+            orbit,
+            prefix_len: 0,
+            prefix: [0; MAX_PREFIX],
+        };
+        let start = Start::new(&base);
+        let depth = split.min(start.free_rows());
+        let mut prefix = [0u8; MAX_PREFIX];
+        kernel::for_each_prefix(&start, depth, &mut prefix, 0, &mut |p| {
+            let mut unit = base;
+            unit.prefix_len = depth as u8;
+            unit.prefix = *p;
+            let estimate = kernel::estimate(&Start::new(&unit));
+            weighted.push((estimate, unit));
+        });
+    }
+    weighted.sort_by(|a, b| {
+        b.0.cmp(&a.0)
+            .then(a.1.constellation.cmp(&b.1.constellation))
+            .then(a.1.prefix.cmp(&b.1.prefix))
+    });
+    weighted
+        .into_iter()
+        .enumerate()
+        .map(|(id, (_, mut unit))| {
+            unit.id = id as u64;
+            unit
+        })
+        .collect()
+}
