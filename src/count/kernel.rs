@@ -74,11 +74,7 @@ impl Start {
 
     /// Sets the masks at the first free row from the queens on the board.
     fn encode_board(&mut self) {
-        let r0 = if self.len > 0 {
-            self.rows[0] as i32
-        } else {
-            0
-        };
+        let r0 = if self.len > 0 { self.rows[0] as i32 } else { 0 };
         let (mut cols, mut ld, mut rd) = (0u32, 0u64, 0u64);
         for (r, &c) in self.board[..self.n as usize].iter().enumerate() {
             if c == EMPTY {

@@ -228,8 +228,14 @@ mod tests {
 
     #[test]
     fn out_of_range_sizes_are_refused() {
-        assert_eq!(count(0, &Options::default()), Err(CountError::OutOfRange(0)));
-        assert_eq!(count(33, &Options::default()), Err(CountError::OutOfRange(33)));
+        assert_eq!(
+            count(0, &Options::default()),
+            Err(CountError::OutOfRange(0))
+        );
+        assert_eq!(
+            count(33, &Options::default()),
+            Err(CountError::OutOfRange(33))
+        );
     }
 
     #[test]

@@ -44,8 +44,7 @@ impl Constellation {
     /// share a queen it is the same square, and the distinct queens attack no one.
     pub fn is_consistent(&self, n: u32) -> bool {
         let q = self.queens(n);
-        q.iter()
-            .all(|s| s.row < n as usize && s.col < n as usize)
+        q.iter().all(|s| s.row < n as usize && s.col < n as usize)
             && q.iter()
                 .enumerate()
                 .all(|(i, &a)| q[i + 1..].iter().all(|&b| !share_line(a, b)))
@@ -76,8 +75,10 @@ impl Constellation {
     /// The smallest of the 8 images (the representative of the class) and the number of
     /// distinct images (the size of the class: 8 divided by the order of its stabilizer).
     pub fn canonical(&self, n: u32) -> (Constellation, u8) {
-        let mut images: Vec<Constellation> =
-            Symmetry::ALL.iter().map(|&s| self.transform(n, s)).collect();
+        let mut images: Vec<Constellation> = Symmetry::ALL
+            .iter()
+            .map(|&s| self.transform(n, s))
+            .collect();
         images.sort();
         images.dedup();
         (images[0], images.len() as u8)
