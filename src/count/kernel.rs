@@ -45,8 +45,8 @@ impl Start {
         }
         let mut rows = [0u8; 32];
         let mut len = 0;
-        for r in 0..n as usize {
-            if board[r] == EMPTY {
+        for (r, &col) in board[..n as usize].iter().enumerate() {
+            if col == EMPTY {
                 rows[len] = r as u8;
                 len += 1;
             }
@@ -156,13 +156,32 @@ pub(crate) fn for_each_prefix(
 }
 
 /// A deterministic estimate of the work of a unit: the number of placements of non-attacking
-/// queens on its next two free rows.
-pub(crate) fn estimate(start: &Start) -> u64 {
-    let mut prefix = [0u8; MAX_PREFIX];
-    let mut total = 0u64;
-    let depth = 2.min(start.len);
-    for_each_prefix(start, depth, &mut prefix, 0, &mut |_| total += 1);
-    total
+/// queens on its next `depth` free rows (the last of them counted by a popcount).
+pub(crate) fn estimate(start: &Start, depth: usize) -> u64 {
+    let depth = depth.min(start.len);
+    if depth == 0 {
+        return 1;
+    }
+    fn go(start: &Start, depth: usize, level: usize, (cols, ld, rd): (u32, u64, u64)) -> u64 {
+        let mut free = start.free_mask(cols, ld, rd);
+        if level + 1 == depth {
+            return free.count_ones() as u64;
+        }
+        let step = (start.rows[level + 1] - start.rows[level]) as u32;
+        let mut total = 0;
+        while free != 0 {
+            let bit = free & free.wrapping_neg();
+            free ^= bit;
+            let next = (
+                cols | bit,
+                (ld | bit as u64) >> step,
+                (rd | (bit as u64) << 32) << step,
+            );
+            total += go(start, depth, level + 1, next);
+        }
+        total
+    }
+    go(start, depth, 0, (start.cols, start.ld, start.rd))
 }
 
 /// The order of the group of symmetries that map the full placement `board` onto itself.
@@ -214,9 +233,29 @@ pub(crate) fn count_start(start: &Start, deadline: &Deadline) -> Option<UnitCoun
     Some(counts)
 }
 
+/// The number of ways to finish the last two free rows from the masks at the first of them
+/// (`shift` rows apart).
+#[inline(always)]
+fn last_two(full: u32, cols: u32, ld: u64, rd: u64, shift: u32) -> u64 {
+    let mut here = !(cols | ld as u32 | (rd >> 32) as u32) & full;
+    let mut found = 0;
+    while here != 0 {
+        let bit = here & here.wrapping_neg();
+        here ^= bit;
+        let next_free = !(cols
+            | bit
+            | ((ld | bit as u64) >> shift) as u32
+            | (((rd | (bit as u64) << 32) << shift) >> 32) as u32)
+            & full;
+        found += (next_free != 0) as u64;
+    }
+    found
+}
+
 /// The depth-first search over `start.len >= 2` free rows. Returns the number of solutions;
 /// with `CLASSIFY`, also records each solution's class in `counts` (for the rare units whose
-/// constellation is half-turn symmetric).
+/// constellation is half-turn symmetric). The current row's masks live in registers; the stack
+/// holds those of the rows above, with the squares still to try there.
 fn search<const CLASSIFY: bool>(
     start: &Start,
     deadline: &Deadline,
@@ -226,29 +265,68 @@ fn search<const CLASSIFY: bool>(
     let full = start.full;
     let len = start.len;
     let mut step = [0u32; 32];
-    for d in 0..len - 1 {
-        step[d] = (start.rows[d + 1] - start.rows[d]) as u32;
+    for (d, pair) in start.rows[..len].windows(2).enumerate() {
+        step[d] = (pair[1] - pair[0]) as u32;
     }
     let last = len - 2;
-    let mut free = [0u32; 32];
-    let mut cols = [0u32; 32];
-    let mut ld = [0u64; 32];
-    let mut rd = [0u64; 32];
+    let mut stack_free = [0u32; 32];
+    let mut stack_cols = [0u32; 32];
+    let mut stack_ld = [0u64; 32];
+    let mut stack_rd = [0u64; 32];
     let mut board = start.board;
-    cols[0] = start.cols;
-    ld[0] = start.ld;
-    rd[0] = start.rd;
-    free[0] = start.free_mask(start.cols, start.ld, start.rd);
+    let (mut cols, mut ld, mut rd) = (start.cols, start.ld, start.rd);
+    let mut here = start.free_mask(cols, ld, rd);
+    let mut shift = step[0];
     let mut found = 0u64;
     let mut d = 0usize;
     let mut poll = POLL_INTERVAL;
     loop {
-        let here = free[d & 31];
+        if !CLASSIFY && d + 1 == last {
+            // Three free rows left: finish them with registers only.
+            let shift2 = step[(d + 1) & 31];
+            while here != 0 {
+                let bit = here & here.wrapping_neg();
+                here ^= bit;
+                let c1 = cols | bit;
+                let l1 = (ld | bit as u64) >> shift;
+                let r1 = (rd | (bit as u64) << 32) << shift;
+                found += last_two(full, c1, l1, r1, shift2);
+            }
+        }
+        if d == last {
+            // The last two free rows: every queen on the first leaves at most one square on the
+            // second, so count the placements that leave one.
+            while here != 0 {
+                let bit = here & here.wrapping_neg();
+                here ^= bit;
+                let next_free = !(cols
+                    | bit
+                    | ((ld | bit as u64) >> shift) as u32
+                    | (((rd | (bit as u64) << 32) << shift) >> 32) as u32)
+                    & full;
+                if CLASSIFY {
+                    if next_free != 0 {
+                        board[start.rows[d & 31] as usize & 31] = bit.trailing_zeros() as u8;
+                        board[start.rows[(d + 1) & 31] as usize & 31] =
+                            next_free.trailing_zeros() as u8;
+                        classify(n, &board, counts);
+                        found += 1;
+                    }
+                } else {
+                    found += (next_free != 0) as u64;
+                }
+            }
+        }
         if here == 0 {
             if d == 0 {
                 break;
             }
             d -= 1;
+            here = stack_free[d & 31];
+            cols = stack_cols[d & 31];
+            ld = stack_ld[d & 31];
+            rd = stack_rd[d & 31];
+            shift = step[d & 31];
             poll -= 1;
             if poll == 0 {
                 poll = POLL_INTERVAL;
@@ -259,31 +337,25 @@ fn search<const CLASSIFY: bool>(
             continue;
         }
         let bit = here & here.wrapping_neg();
-        free[d & 31] = here ^ bit;
-        let shift = step[d & 31];
-        let next_cols = cols[d & 31] | bit;
-        let next_ld = (ld[d & 31] | bit as u64) >> shift;
-        let next_rd = (rd[d & 31] | (bit as u64) << 32) << shift;
+        here ^= bit;
+        let next_cols = cols | bit;
+        let next_ld = (ld | bit as u64) >> shift;
+        let next_rd = (rd | (bit as u64) << 32) << shift;
         let next_free = !(next_cols | next_ld as u32 | (next_rd >> 32) as u32) & full;
-        if d == last {
-            if next_free != 0 {
-                found += 1;
-                if CLASSIFY {
-                    board[start.rows[d & 31] as usize & 31] = bit.trailing_zeros() as u8;
-                    board[start.rows[(d + 1) & 31] as usize & 31] =
-                        next_free.trailing_zeros() as u8;
-                    classify(n, &board, counts);
-                }
-            }
-        } else if next_free != 0 {
+        if next_free != 0 {
             if CLASSIFY {
                 board[start.rows[d & 31] as usize & 31] = bit.trailing_zeros() as u8;
             }
+            stack_free[d & 31] = here;
+            stack_cols[d & 31] = cols;
+            stack_ld[d & 31] = ld;
+            stack_rd[d & 31] = rd;
             d += 1;
-            cols[d & 31] = next_cols;
-            ld[d & 31] = next_ld;
-            rd[d & 31] = next_rd;
-            free[d & 31] = next_free;
+            here = next_free;
+            cols = next_cols;
+            ld = next_ld;
+            rd = next_rd;
+            shift = step[d & 31];
         }
     }
     Some(found)

@@ -43,11 +43,9 @@ impl Constellation {
     /// Whether the border squares can all belong to one solution: where a row and a column
     /// share a queen it is the same square, and the distinct queens attack no one.
     pub fn is_consistent(&self, n: u32) -> bool {
-        let q = self.queens(n);
+        let q = self.squares(n);
         q.iter().all(|s| s.row < n as usize && s.col < n as usize)
-            && q.iter()
-                .enumerate()
-                .all(|(i, &a)| q[i + 1..].iter().all(|&b| !share_line(a, b)))
+            && (0..4).all(|i| (i + 1..4).all(|j| q[i] == q[j] || !share_line(q[i], q[j])))
     }
 
     /// The image of the constellation under `symmetry` (the border maps onto itself).
@@ -75,13 +73,10 @@ impl Constellation {
     /// The smallest of the 8 images (the representative of the class) and the number of
     /// distinct images (the size of the class: 8 divided by the order of its stabilizer).
     pub fn canonical(&self, n: u32) -> (Constellation, u8) {
-        let mut images: Vec<Constellation> = Symmetry::ALL
-            .iter()
-            .map(|&s| self.transform(n, s))
-            .collect();
-        images.sort();
-        images.dedup();
-        (images[0], images.len() as u8)
+        let mut images = Symmetry::ALL.map(|s| self.transform(n, s));
+        images.sort_unstable();
+        let distinct = 1 + images.windows(2).filter(|w| w[0] != w[1]).count();
+        (images[0], distinct as u8)
     }
 
     /// Whether the constellation is mapped onto itself by the half turn, which is the only case
@@ -92,7 +87,7 @@ impl Constellation {
     }
 }
 
-/// One independent piece of a count: a canonical border constellation plus the queens of its
+/// One independent piece of a count: a border constellation (one per class) plus the queens of its
 /// first `prefix_len` free rows (top to bottom). Units of one plan are disjoint and together
 /// cover every solution exactly once up to symmetry. `id` is the unit's place in
 /// [`work_units`]'s deterministic order (estimated heaviest first).
@@ -102,7 +97,8 @@ pub struct WorkUnit {
     pub id: u64,
     /// Board size.
     pub n: u8,
-    /// The border queens (canonical under the 8 symmetries).
+    /// The border queens: one image of a class of constellations, the one whose search is
+    /// estimated cheapest (`constellation.canonical(n)` names the class).
     pub constellation: Constellation,
     /// How many solutions stand for each one found in this unit: the number of distinct
     /// images of the constellation (8, 4, 2 or 1).
@@ -161,34 +157,74 @@ pub fn work_units(n: u32) -> Vec<WorkUnit> {
     work_units_split(n, default_split(n))
 }
 
-/// The plan of a count of size `n`: every canonical constellation, split by every valid
-/// placement of the queens on its first `split` free rows (capped at [`MAX_PREFIX`] and at the
-/// number of free rows). The order is deterministic: by an estimate of the work, largest first,
-/// then by constellation and prefix; `id`s number the units in that order. Empty for n outside
-/// 1..=32.
-pub fn work_units_split(n: u32, split: usize) -> Vec<WorkUnit> {
-    let split = split.min(MAX_PREFIX);
-    let mut weighted: Vec<(u64, WorkUnit)> = Vec::new();
-    for (c, orbit) in constellations(n) {
-        let base = WorkUnit {
-            id: 0,
-            n: n as u8,
-            constellation: c,
-            orbit,
-            prefix_len: 0,
-            prefix: [0; MAX_PREFIX],
-        };
-        let start = Start::new(&base);
-        let depth = split.min(start.free_rows());
-        let mut prefix = [0u8; MAX_PREFIX];
-        kernel::for_each_prefix(&start, depth, &mut prefix, 0, &mut |p| {
-            let mut unit = base;
-            unit.prefix_len = depth as u8;
-            unit.prefix = *p;
-            let estimate = kernel::estimate(&Start::new(&unit));
-            weighted.push((estimate, unit));
-        });
+/// How many free rows the work estimate looks ahead for size `n` (deeper is more accurate
+/// and costs more, which pays off only where the count itself takes minutes).
+fn estimate_depth(n: u32) -> usize {
+    match n {
+        18..=23 => 5,
+        _ => 4,
     }
+}
+
+/// A unit for constellation `c` (any image of its class) with no prefix.
+fn bare_unit(n: u32, c: Constellation, orbit: u8) -> WorkUnit {
+    WorkUnit {
+        id: 0,
+        n: n as u8,
+        constellation: c,
+        orbit,
+        prefix_len: 0,
+        prefix: [0; MAX_PREFIX],
+    }
+}
+
+/// Of the images of a canonical constellation, the one whose search is estimated cheapest (all
+/// images have the same number of solutions, of the same class sizes; the row-by-row search
+/// costs differ by up to several times). Ties go to the smallest image.
+fn cheapest_image(n: u32, c: Constellation, orbit: u8) -> Constellation {
+    let depth = estimate_depth(n);
+    let mut images: Vec<Constellation> = Symmetry::ALL.iter().map(|&s| c.transform(n, s)).collect();
+    images.sort();
+    images.dedup();
+    images
+        .into_iter()
+        .map(|image| {
+            let start = Start::new(&bare_unit(n, image, orbit));
+            let depth = depth.min(start.free_rows());
+            (kernel::estimate(&start, depth), image)
+        })
+        .min()
+        .map_or(c, |(_, image)| image)
+}
+
+/// The plan of a count of size `n`: one unit per class of constellations (searched from its
+/// cheapest image), split by every valid placement of the queens on its first `split` free
+/// rows (capped at [`MAX_PREFIX`] and at the number of free rows). The order is deterministic:
+/// by an estimate of the work, largest first, then by constellation and prefix; `id`s number
+/// the units in that order. Empty for n outside 1..=32.
+pub fn work_units_split(n: u32, split: usize) -> Vec<WorkUnit> {
+    use rayon::prelude::*;
+    let split = split.min(MAX_PREFIX);
+    let depth = estimate_depth(n);
+    let mut weighted: Vec<(u64, WorkUnit)> = constellations(n)
+        .into_par_iter()
+        .flat_map_iter(|(c, orbit)| {
+            let base = bare_unit(n, cheapest_image(n, c, orbit), orbit);
+            let start = Start::new(&base);
+            let split = split.min(start.free_rows());
+            let mut units = Vec::new();
+            let mut prefix = [0u8; MAX_PREFIX];
+            kernel::for_each_prefix(&start, split, &mut prefix, 0, &mut |p| {
+                let mut unit = base;
+                unit.prefix_len = split as u8;
+                unit.prefix = *p;
+                let start = Start::new(&unit);
+                let depth = depth.min(start.free_rows());
+                units.push((kernel::estimate(&start, depth), unit));
+            });
+            units
+        })
+        .collect();
     weighted.sort_by(|a, b| {
         b.0.cmp(&a.0)
             .then(a.1.constellation.cmp(&b.1.constellation))
