@@ -117,6 +117,11 @@ fn text_answer(counts: &Counts, seconds: f64) -> String {
             "{n}-queens: {} solutions, {} unique up to rotation and reflection ({seconds:.3} s)",
             counts.solutions, counts.unique
         )
+    } else if counts.units_total == 0 {
+        format!(
+            "{n}-queens: PARTIAL count, stopped while planning the work units: nothing counted \
+             ({seconds:.3} s)"
+        )
     } else {
         format!(
             "{n}-queens: PARTIAL count, stopped after {} of {} work units: {} solutions and {} \

@@ -17,7 +17,7 @@ mod units;
 
 pub use solutions::{is_canonical, Solutions};
 pub use units::{
-    constellations, default_split, work_units, work_units_split, Constellation, WorkUnit,
+    constellations, default_split, plan, work_units, work_units_split, Constellation, WorkUnit,
     MAX_PREFIX,
 };
 
@@ -146,42 +146,55 @@ pub fn count_units(
     on_done: &(dyn Fn(&WorkUnit, &UnitCounts) + Sync),
 ) -> Tally {
     let deadline = options.deadline();
+    options.run_in_pool(|| count_units_here(units, options, &deadline, on_done))
+}
+
+/// [`count_units`] on the current rayon pool, against a deadline already running.
+fn count_units_here(
+    units: &[WorkUnit],
+    options: &Options,
+    deadline: &Deadline,
+    on_done: &(dyn Fn(&WorkUnit, &UnitCounts) + Sync),
+) -> Tally {
     let next = AtomicUsize::new(0);
     let done = AtomicU64::new(0);
     let total = units.len() as u64;
-    options.run_in_pool(|| {
-        let workers = rayon::current_num_threads().max(1);
-        (0..workers)
-            .into_par_iter()
-            .map(|_| {
-                let mut tally = Tally::default();
-                loop {
-                    if deadline.reached() {
-                        break;
-                    }
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(unit) = units.get(i) else { break };
-                    let Some(counts) = count_unit(unit, &deadline) else {
-                        break;
-                    };
-                    tally.add(unit, &counts);
-                    on_done(unit, &counts);
-                    let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
-                    options.report(finished, total);
+    let workers = rayon::current_num_threads().max(1);
+    (0..workers)
+        .into_par_iter()
+        .map(|_| {
+            let mut tally = Tally::default();
+            loop {
+                if deadline.reached() {
+                    break;
                 }
-                tally
-            })
-            .reduce(Tally::default, Tally::merge)
-    })
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(unit) = units.get(i) else { break };
+                let Some(counts) = count_unit(unit, deadline) else {
+                    break;
+                };
+                tally.add(unit, &counts);
+                on_done(unit, &counts);
+                let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
+                options.report(finished, total);
+            }
+            tally
+        })
+        .reduce(Tally::default, Tally::merge)
 }
 
 /// Counts all N-queens solutions and the solutions up to symmetry for `n` in `1..=32`. When
-/// the time limit or the cancel flag stops it, the counts of the finished units are returned
-/// with `complete: false`. Same answer for any thread count.
+/// the time limit or the cancel flag stops it (planning included), the counts of the finished
+/// units are returned with `complete: false`. Same answer for any thread count.
 pub fn count(n: u32, options: &Options) -> Result<Counts, CountError> {
     check_size(n)?;
-    let units = work_units(n);
-    let tally = count_units(&units, options, &|_, _| {});
+    let deadline = options.deadline();
+    let (units, tally) = options.run_in_pool(|| {
+        let units = plan(n, default_split(n), &deadline).unwrap_or_default();
+        let tally = count_units_here(&units, options, &deadline, &|_, _| {});
+        (units, tally)
+    });
+    let planned = !units.is_empty() || constellations(n).is_empty();
     Ok(Counts {
         n,
         solutions: tally.solutions,
@@ -189,7 +202,7 @@ pub fn count(n: u32, options: &Options) -> Result<Counts, CountError> {
         classes_by_size: tally.classes(),
         units_done: tally.units,
         units_total: units.len() as u64,
-        complete: tally.units == units.len() as u64,
+        complete: planned && tally.units == units.len() as u64,
     })
 }
 

@@ -3,6 +3,7 @@
 
 use super::kernel::{self, Start};
 use crate::board::{share_line, Square, Symmetry};
+use crate::Deadline;
 use serde::{Deserialize, Serialize};
 
 /// The queens that every solution has on the border of the board: one in the top row, one in
@@ -161,8 +162,8 @@ pub fn work_units(n: u32) -> Vec<WorkUnit> {
 /// and costs more, which pays off only where the count itself takes minutes).
 fn estimate_depth(n: u32) -> usize {
     match n {
-        18..=23 => 5,
-        _ => 4,
+        0..=21 => 4,
+        _ => 3,
     }
 }
 
@@ -203,17 +204,27 @@ fn cheapest_image(n: u32, c: Constellation, orbit: u8) -> Constellation {
 /// by an estimate of the work, largest first, then by constellation and prefix; `id`s number
 /// the units in that order. Empty for n outside 1..=32.
 pub fn work_units_split(n: u32, split: usize) -> Vec<WorkUnit> {
+    plan(n, split, &Deadline::never()).unwrap_or_default()
+}
+
+/// [`work_units_split`], or `None` if `deadline` passes while the plan is being made (it takes
+/// seconds from n = 20 on).
+pub fn plan(n: u32, split: usize, deadline: &Deadline) -> Option<Vec<WorkUnit>> {
     use rayon::prelude::*;
     let split = split.min(MAX_PREFIX);
-    let depth = estimate_depth(n);
-    let mut weighted: Vec<(u64, WorkUnit)> = constellations(n)
+    let parts: Vec<Vec<(u64, WorkUnit)>> = constellations(n)
         .into_par_iter()
-        .flat_map_iter(|(c, orbit)| {
+        .map(|(c, orbit)| {
+            if deadline.reached() {
+                return None;
+            }
             let base = bare_unit(n, cheapest_image(n, c, orbit), orbit);
             let start = Start::new(&base);
             let split = split.min(start.free_rows());
             let mut units = Vec::new();
             let mut prefix = [0u8; MAX_PREFIX];
+            // Sub-units only need an order, which a shallower look-ahead gives well enough.
+            let depth = if split == 0 { estimate_depth(n) } else { 3 };
             kernel::for_each_prefix(&start, split, &mut prefix, 0, &mut |p| {
                 let mut unit = base;
                 unit.prefix_len = split as u8;
@@ -222,20 +233,23 @@ pub fn work_units_split(n: u32, split: usize) -> Vec<WorkUnit> {
                 let depth = depth.min(start.free_rows());
                 units.push((kernel::estimate(&start, depth), unit));
             });
-            units
+            Some(units)
         })
-        .collect();
+        .collect::<Option<Vec<_>>>()?;
+    let mut weighted: Vec<(u64, WorkUnit)> = parts.into_iter().flatten().collect();
     weighted.sort_by(|a, b| {
         b.0.cmp(&a.0)
             .then(a.1.constellation.cmp(&b.1.constellation))
             .then(a.1.prefix.cmp(&b.1.prefix))
     });
-    weighted
-        .into_iter()
-        .enumerate()
-        .map(|(id, (_, mut unit))| {
-            unit.id = id as u64;
-            unit
-        })
-        .collect()
+    Some(
+        weighted
+            .into_iter()
+            .enumerate()
+            .map(|(id, (_, mut unit))| {
+                unit.id = id as u64;
+                unit
+            })
+            .collect(),
+    )
 }
