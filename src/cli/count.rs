@@ -86,7 +86,8 @@ fn progress_callback(start: Instant) -> Option<queens::options::ProgressFn> {
         }
         let Ok(mut slot) = bar.lock() else { return };
         let pb = slot.get_or_insert_with(|| {
-            let pb = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+            let pb = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
+                .with_elapsed(start.elapsed());
             if let Ok(style) = ProgressStyle::with_template(
                 "{elapsed_precise} [{bar:40}] {pos}/{len} units, eta {eta}",
             ) {
