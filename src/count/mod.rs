@@ -36,6 +36,9 @@ pub enum CountError {
     /// The board size is outside `1..=MAX_N`.
     #[error("N = {0} is not supported: N must be from 1 to {MAX_N}")]
     OutOfRange(u32),
+    /// A work unit that no plan contains (see [`WorkUnit::is_valid`]).
+    #[error("work unit {0} is not valid")]
+    InvalidUnit(u64),
 }
 
 /// The solutions found in one work unit, by the size of their symmetry class: `found[i]` holds
@@ -130,26 +133,37 @@ pub fn check_size(n: u32) -> Result<(), CountError> {
     }
 }
 
-/// Counts the solutions of one work unit by class size; `None` if `deadline` passed first (the
-/// unit then counts as not done).
-pub fn count_unit(unit: &WorkUnit, deadline: &Deadline) -> Option<UnitCounts> {
+/// Counts the solutions of one work unit by class size; `Ok(None)` if `deadline` passed first
+/// (the unit then counts as not done), an error for a unit that is not valid.
+pub fn count_unit(unit: &WorkUnit, deadline: &Deadline) -> Result<Option<UnitCounts>, CountError> {
+    if !unit.is_valid() {
+        return Err(CountError::InvalidUnit(unit.id));
+    }
+    Ok(count_valid_unit(unit, deadline))
+}
+
+/// [`count_unit`] for a unit known to be valid.
+fn count_valid_unit(unit: &WorkUnit, deadline: &Deadline) -> Option<UnitCounts> {
     kernel::count_start(&kernel::Start::new(unit), deadline)
 }
 
 /// Counts the given units of one plan on `options`' threads, in the order given (each worker
 /// takes the next unit not yet started), calling `on_done` for every finished unit. Units that
 /// the deadline interrupts are left out of the tally. The result does not depend on the number
-/// of threads.
+/// of threads. Every unit is checked first; an invalid one is an error and nothing is counted.
 pub fn count_units(
     units: &[WorkUnit],
     options: &Options,
     on_done: &(dyn Fn(&WorkUnit, &UnitCounts) + Sync),
-) -> Tally {
+) -> Result<Tally, CountError> {
+    if let Some(bad) = units.iter().find(|u| !u.is_valid()) {
+        return Err(CountError::InvalidUnit(bad.id));
+    }
     let deadline = options.deadline();
-    options.run_in_pool(|| count_units_here(units, options, &deadline, on_done))
+    Ok(options.run_in_pool(|| count_units_here(units, options, &deadline, on_done)))
 }
 
-/// [`count_units`] on the current rayon pool, against a deadline already running.
+/// [`count_units`] of valid units on the current rayon pool, against a deadline already running.
 fn count_units_here(
     units: &[WorkUnit],
     options: &Options,
@@ -170,7 +184,7 @@ fn count_units_here(
                 }
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(unit) = units.get(i) else { break };
-                let Some(counts) = count_unit(unit, deadline) else {
+                let Some(counts) = count_valid_unit(unit, deadline) else {
                     break;
                 };
                 tally.add(unit, &counts);
@@ -231,12 +245,41 @@ mod tests {
             let base = count(n, &Options::with_threads(1)).unwrap();
             for split in 1..=3 {
                 let units = work_units_split(n, split);
-                let tally = count_units(&units, &Options::with_threads(2), &|_, _| {});
+                let tally = count_units(&units, &Options::with_threads(2), &|_, _| {}).unwrap();
                 assert_eq!(tally.solutions, base.solutions, "n = {n}, split {split}");
                 assert_eq!(tally.unique(), base.unique, "n = {n}, split {split}");
                 assert_eq!(tally.classes(), base.classes_by_size);
             }
         }
+    }
+
+    #[test]
+    fn malformed_units_are_refused_without_panic() {
+        let good = work_units(9)[3];
+        let mut bad = Vec::new();
+        let mut u = good;
+        u.n = 40;
+        bad.push(u);
+        let mut u = good;
+        u.orbit = if good.orbit == 8 { 4 } else { 8 };
+        bad.push(u);
+        let mut u = good;
+        u.constellation.top = 9;
+        bad.push(u);
+        let mut u = good;
+        u.prefix_len = 2;
+        u.prefix = [0, 0, 0, 0];
+        bad.push(u);
+        let mut u = good;
+        u.prefix_len = 9;
+        bad.push(u);
+        for u in bad {
+            assert_eq!(
+                count_unit(&u, &Deadline::never()),
+                Err(CountError::InvalidUnit(u.id))
+            );
+        }
+        assert!(count_unit(&good, &Deadline::never()).unwrap().is_some());
     }
 
     #[test]
@@ -262,6 +305,10 @@ mod tests {
             assert!(classes.insert(canon), "one unit per class");
         }
         assert_eq!(classes.len(), constellations(10).len());
+        assert!(units.iter().all(WorkUnit::is_valid));
+        for split in 1..=2 {
+            assert!(work_units_split(10, split).iter().all(WorkUnit::is_valid));
+        }
         assert_eq!(units, work_units(10));
     }
 }

@@ -110,6 +110,39 @@ pub struct WorkUnit {
     pub prefix: [u8; MAX_PREFIX],
 }
 
+impl WorkUnit {
+    /// Whether the unit is well formed: n in 1..=32, a consistent constellation on that board
+    /// with the right `orbit`, and a prefix of at most [`MAX_PREFIX`] queens on the first free
+    /// rows that attack neither each other nor the border queens. Every unit of a plan is; a
+    /// unit read from outside must pass this before it is counted.
+    pub fn is_valid(&self) -> bool {
+        let n = self.n as u32;
+        if !(1..=32).contains(&n) || !self.constellation.is_consistent(n) {
+            return false;
+        }
+        if self.constellation.canonical(n).1 != self.orbit {
+            return false;
+        }
+        let mut queens = self.constellation.queens(n);
+        let mut taken = [false; 32];
+        for q in &queens {
+            taken[q.row] = true;
+        }
+        let free_rows: Vec<usize> = (0..n as usize).filter(|&r| !taken[r]).collect();
+        let prefix_len = self.prefix_len as usize;
+        if prefix_len > MAX_PREFIX || prefix_len > free_rows.len() {
+            return false;
+        }
+        for (&row, &col) in free_rows.iter().zip(&self.prefix[..prefix_len]) {
+            if col as u32 >= n {
+                return false;
+            }
+            queens.push(Square::new(row, col as usize));
+        }
+        crate::verify::non_attacking(n as usize, &queens).is_ok()
+    }
+}
+
 /// The most free rows a unit may fix beyond its constellation.
 pub const MAX_PREFIX: usize = 4;
 
