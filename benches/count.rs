@@ -8,7 +8,7 @@ fn main() {
 }
 
 /// A whole count on one thread.
-#[divan::bench(args = [10, 11, 12])]
+#[divan::bench(args = [10, 11, 12, 13])]
 fn count_one_thread(n: u32) -> u128 {
     count(divan::black_box(n), &Options::with_threads(1))
         .map(|c| c.solutions)

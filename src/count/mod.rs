@@ -283,6 +283,42 @@ mod tests {
     }
 
     #[test]
+    fn constellation_classes_cover_every_consistent_constellation() {
+        // Brute force over all n^4 tuples: the classes found equal the representatives listed,
+        // and the orbit sizes add up to the number of consistent constellations.
+        for n in 1..=9u32 {
+            let mut all = 0u64;
+            let mut reps = std::collections::BTreeSet::new();
+            for t in 0..n as u8 {
+                for b in 0..n as u8 {
+                    for l in 0..n as u8 {
+                        for r in 0..n as u8 {
+                            let c = Constellation {
+                                top: t,
+                                bottom: b,
+                                left: l,
+                                right: r,
+                            };
+                            if c.is_consistent(n) {
+                                all += 1;
+                                reps.insert(c.canonical(n).0);
+                            }
+                        }
+                    }
+                }
+            }
+            let listed = constellations(n);
+            let listed_set: std::collections::BTreeSet<_> = listed.iter().map(|x| x.0).collect();
+            assert_eq!(listed_set, reps, "n = {n}");
+            assert_eq!(
+                listed.iter().map(|x| x.1 as u64).sum::<u64>(),
+                all,
+                "n = {n}"
+            );
+        }
+    }
+
+    #[test]
     fn out_of_range_sizes_are_refused() {
         assert_eq!(
             count(0, &Options::default()),

@@ -162,10 +162,14 @@ pub fn constellations(n: u32) -> Vec<(Constellation, u8)> {
     if !(1..=32).contains(&n) {
         return out;
     }
-    for top in 0..n as u8 {
-        for bottom in 0..n as u8 {
-            for left in 0..n as u8 {
-                for right in 0..n as u8 {
+    let m = n as u8 - 1;
+    // Every border queen of a constellation becomes the top queen of some image, at its
+    // distance from either end of its line; the smallest image has the smallest top, so each
+    // border queen of a class representative lies in top..=m-top.
+    for top in 0..=m / 2 {
+        for bottom in top..=m - top {
+            for left in top..=m - top {
+                for right in top..=m - top {
                     let c = Constellation {
                         top,
                         bottom,
@@ -195,7 +199,8 @@ pub fn work_units(n: u32) -> Vec<WorkUnit> {
 /// and costs more, which pays off only where the count itself takes minutes).
 fn estimate_depth(n: u32) -> usize {
     match n {
-        0..=21 => 4,
+        0..=16 => 3,
+        17..=21 => 4,
         _ => 3,
     }
 }
