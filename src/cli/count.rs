@@ -115,8 +115,10 @@ fn text_answer(counts: &Counts, seconds: f64) -> String {
     let n = counts.n;
     if counts.complete {
         format!(
-            "{n}-queens: {} solutions, {} unique up to rotation and reflection ({seconds:.3} s)",
-            counts.solutions, counts.unique
+            "{n}-queens: {} solution{}, {} unique up to rotation and reflection ({seconds:.3} s)",
+            counts.solutions,
+            if counts.solutions == 1 { "" } else { "s" },
+            counts.unique
         )
     } else if counts.units_total == 0 {
         format!(
