@@ -1,8 +1,8 @@
 //! Reading and writing the project's text formats. Parse errors are values that carry the line
 //! and column (1-based) where the input went wrong; nothing here panics on any input.
 
-pub mod guard;
 mod input;
+pub mod guard;
 pub mod repair;
 pub mod solutions;
 pub mod weight;
