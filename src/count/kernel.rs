@@ -1,0 +1,362 @@
+//! The counting kernel: a bitmask depth-first search over the free rows of one work unit, with
+//! an explicit fixed-size stack (no allocation, no recursion).
+//!
+//! Masks: `cols` has bit c set when column c is taken. Diagonals are kept in 64-bit masks that
+//! also hold lines which reach the board only further down, so queens below the current row
+//! (the border queens) are encoded once at the start: `ld` (lines whose column decreases by one
+//! per row, bit c = column c) shifts right each row; `rd` (column increases by one per row, bit
+//! c + 32 = column c) shifts left. A step over rows that already hold a queen shifts by more.
+
+use super::units::{WorkUnit, MAX_PREFIX};
+use super::UnitCounts;
+use crate::board::{Square, Symmetry};
+use crate::Deadline;
+
+/// No column (the marker for a row whose queen is not placed yet).
+const EMPTY: u8 = u8::MAX;
+
+/// Backtracks between two deadline polls.
+const POLL_INTERVAL: u32 = 1 << 14;
+
+/// The start of one unit's search: its fixed queens and the masks at its first free row.
+#[derive(Clone, Debug)]
+pub(crate) struct Start {
+    n: u32,
+    full: u32,
+    cols: u32,
+    ld: u64,
+    rd: u64,
+    /// The free rows, top to bottom; only the first `len` are meaningful.
+    rows: [u8; 32],
+    len: usize,
+    /// Column of the queen of each row fixed so far, or EMPTY.
+    board: [u8; 32],
+    half_turn: bool,
+}
+
+impl Start {
+    /// The start of `unit`'s search (its constellation and prefix placed).
+    pub(crate) fn new(unit: &WorkUnit) -> Self {
+        let n = unit.n as u32;
+        let c = unit.constellation;
+        let mut board = [EMPTY; 32];
+        for s in c.queens(n) {
+            board[s.row] = s.col as u8;
+        }
+        let mut rows = [0u8; 32];
+        let mut len = 0;
+        for (r, &col) in board[..n as usize].iter().enumerate() {
+            if col == EMPTY {
+                rows[len] = r as u8;
+                len += 1;
+            }
+        }
+        let prefix = (unit.prefix_len as usize).min(MAX_PREFIX).min(len);
+        for (i, &col) in unit.prefix[..prefix].iter().enumerate() {
+            board[rows[i] as usize] = col;
+        }
+        rows.copy_within(prefix..len, 0);
+        len -= prefix;
+        let mut start = Start {
+            n,
+            full: u32::MAX >> (32 - n),
+            cols: 0,
+            ld: 0,
+            rd: 0,
+            rows,
+            len,
+            board,
+            half_turn: c.has_half_turn_symmetry(n),
+        };
+        start.encode_board();
+        start
+    }
+
+    /// Sets the masks at the first free row from the queens on the board.
+    fn encode_board(&mut self) {
+        let r0 = if self.len > 0 { self.rows[0] as i32 } else { 0 };
+        let (mut cols, mut ld, mut rd) = (0u32, 0u64, 0u64);
+        for (r, &c) in self.board[..self.n as usize].iter().enumerate() {
+            if c == EMPTY {
+                continue;
+            }
+            let (r, c) = (r as i32, c as i32);
+            cols |= 1 << c;
+            let down = c + r0 - r; // column of its r - c diagonal at row r0
+            if (-32..self.n as i32).contains(&down) {
+                rd |= 1u64 << (down + 32);
+            }
+            let anti = c + r - r0; // column of its r + c diagonal at row r0
+            if anti >= 0 {
+                ld |= 1u64 << anti;
+            }
+        }
+        self.cols = cols;
+        self.ld = ld;
+        self.rd = rd;
+    }
+
+    /// Number of rows still without a queen.
+    pub(crate) fn free_rows(&self) -> usize {
+        self.len
+    }
+
+    fn free_mask(&self, cols: u32, ld: u64, rd: u64) -> u32 {
+        !(cols | ld as u32 | (rd >> 32) as u32) & self.full
+    }
+}
+
+/// Calls `f` with every placement of non-attacking queens on the first `depth` free rows of
+/// `start` (columns, top to bottom), in increasing column order.
+pub(crate) fn for_each_prefix(
+    start: &Start,
+    depth: usize,
+    prefix: &mut [u8; MAX_PREFIX],
+    level: usize,
+    f: &mut dyn FnMut(&[u8; MAX_PREFIX]),
+) {
+    fn go(
+        start: &Start,
+        depth: usize,
+        prefix: &mut [u8; MAX_PREFIX],
+        level: usize,
+        (cols, ld, rd): (u32, u64, u64),
+        f: &mut dyn FnMut(&[u8; MAX_PREFIX]),
+    ) {
+        if level == depth {
+            f(prefix);
+            return;
+        }
+        let mut free = start.free_mask(cols, ld, rd);
+        let step = if level + 1 < start.len {
+            (start.rows[level + 1] - start.rows[level]) as u32
+        } else {
+            1
+        };
+        while free != 0 {
+            let bit = free & free.wrapping_neg();
+            free ^= bit;
+            prefix[level] = bit.trailing_zeros() as u8;
+            let next = (
+                cols | bit,
+                (ld | bit as u64) >> step,
+                (rd | (bit as u64) << 32) << step,
+            );
+            go(start, depth, prefix, level + 1, next, f);
+        }
+    }
+    go(
+        start,
+        depth.min(start.len),
+        prefix,
+        level,
+        (start.cols, start.ld, start.rd),
+        f,
+    );
+}
+
+/// A deterministic estimate of the work of a unit: the number of placements of non-attacking
+/// queens on its next `depth` free rows (the last of them counted by a popcount).
+pub(crate) fn estimate(start: &Start, depth: usize) -> u64 {
+    let depth = depth.min(start.len);
+    if depth == 0 {
+        return 1;
+    }
+    fn go(start: &Start, depth: usize, level: usize, (cols, ld, rd): (u32, u64, u64)) -> u64 {
+        let mut free = start.free_mask(cols, ld, rd);
+        if level + 1 == depth {
+            return free.count_ones() as u64;
+        }
+        let step = (start.rows[level + 1] - start.rows[level]) as u32;
+        let mut total = 0;
+        while free != 0 {
+            let bit = free & free.wrapping_neg();
+            free ^= bit;
+            let next = (
+                cols | bit,
+                (ld | bit as u64) >> step,
+                (rd | (bit as u64) << 32) << step,
+            );
+            total += go(start, depth, level + 1, next);
+        }
+        total
+    }
+    go(start, depth, 0, (start.cols, start.ld, start.rd))
+}
+
+/// The order of the group of symmetries that map the full placement `board` onto itself.
+fn stabilizer_order(n: usize, board: &[u8; 32]) -> usize {
+    Symmetry::ALL
+        .iter()
+        .filter(|&&s| {
+            (0..n).all(|r| {
+                let t = s.apply(n, Square::new(r, board[r] as usize));
+                board[t.row] as usize == t.col
+            })
+        })
+        .count()
+}
+
+/// Adds one full solution (`board`) to `counts`, by the size of its symmetry class.
+fn classify(n: usize, board: &[u8; 32], counts: &mut UnitCounts) {
+    let class = 8 / stabilizer_order(n, board);
+    counts.found[class.trailing_zeros() as usize] += 1;
+}
+
+/// Counts the solutions of one unit, by the size of their symmetry class. `None` when the
+/// deadline passed before the unit was done.
+pub(crate) fn count_start(start: &Start, deadline: &Deadline) -> Option<UnitCounts> {
+    let mut counts = UnitCounts::default();
+    let n = start.n as usize;
+    let free0 = start.free_mask(start.cols, start.ld, start.rd);
+    match start.len {
+        0 => {
+            if start.cols == start.full {
+                classify(n, &start.board, &mut counts);
+            }
+        }
+        1 => {
+            if free0 != 0 {
+                let mut board = start.board;
+                board[start.rows[0] as usize] = free0.trailing_zeros() as u8;
+                classify(n, &board, &mut counts);
+            }
+        }
+        _ if start.half_turn => {
+            search::<true>(start, deadline, &mut counts)?;
+        }
+        _ => {
+            let found = search::<false>(start, deadline, &mut counts)?;
+            counts.found[3] += found;
+        }
+    }
+    Some(counts)
+}
+
+/// The number of ways to finish the last two free rows from the masks at the first of them
+/// (`shift` rows apart).
+#[inline(always)]
+fn last_two(full: u32, cols: u32, ld: u64, rd: u64, shift: u32) -> u64 {
+    let mut here = !(cols | ld as u32 | (rd >> 32) as u32) & full;
+    let mut found = 0;
+    while here != 0 {
+        let bit = here & here.wrapping_neg();
+        here ^= bit;
+        let next_free = !(cols
+            | bit
+            | ((ld | bit as u64) >> shift) as u32
+            | (((rd | (bit as u64) << 32) << shift) >> 32) as u32)
+            & full;
+        found += (next_free != 0) as u64;
+    }
+    found
+}
+
+/// The depth-first search over `start.len >= 2` free rows. Returns the number of solutions;
+/// with `CLASSIFY`, also records each solution's class in `counts` (for the rare units whose
+/// constellation is half-turn symmetric). The current row's masks live in registers; the stack
+/// holds those of the rows above, with the squares still to try there.
+fn search<const CLASSIFY: bool>(
+    start: &Start,
+    deadline: &Deadline,
+    counts: &mut UnitCounts,
+) -> Option<u64> {
+    let n = start.n as usize;
+    let full = start.full;
+    let len = start.len;
+    let mut step = [0u32; 32];
+    for (d, pair) in start.rows[..len].windows(2).enumerate() {
+        step[d] = (pair[1] - pair[0]) as u32;
+    }
+    let last = len - 2;
+    let mut stack_free = [0u32; 32];
+    let mut stack_cols = [0u32; 32];
+    let mut stack_ld = [0u64; 32];
+    let mut stack_rd = [0u64; 32];
+    let mut board = start.board;
+    let (mut cols, mut ld, mut rd) = (start.cols, start.ld, start.rd);
+    let mut here = start.free_mask(cols, ld, rd);
+    let mut shift = step[0];
+    let mut found = 0u64;
+    let mut d = 0usize;
+    let mut poll = POLL_INTERVAL;
+    loop {
+        if !CLASSIFY && d + 1 == last {
+            // Three free rows left: finish them with registers only.
+            let shift2 = step[(d + 1) & 31];
+            while here != 0 {
+                let bit = here & here.wrapping_neg();
+                here ^= bit;
+                let c1 = cols | bit;
+                let l1 = (ld | bit as u64) >> shift;
+                let r1 = (rd | (bit as u64) << 32) << shift;
+                found += last_two(full, c1, l1, r1, shift2);
+            }
+        }
+        if d == last {
+            // The last two free rows: every queen on the first leaves at most one square on the
+            // second, so count the placements that leave one.
+            while here != 0 {
+                let bit = here & here.wrapping_neg();
+                here ^= bit;
+                let next_free = !(cols
+                    | bit
+                    | ((ld | bit as u64) >> shift) as u32
+                    | (((rd | (bit as u64) << 32) << shift) >> 32) as u32)
+                    & full;
+                if CLASSIFY {
+                    if next_free != 0 {
+                        board[start.rows[d & 31] as usize & 31] = bit.trailing_zeros() as u8;
+                        board[start.rows[(d + 1) & 31] as usize & 31] =
+                            next_free.trailing_zeros() as u8;
+                        classify(n, &board, counts);
+                        found += 1;
+                    }
+                } else {
+                    found += (next_free != 0) as u64;
+                }
+            }
+        }
+        if here == 0 {
+            if d == 0 {
+                break;
+            }
+            d -= 1;
+            here = stack_free[d & 31];
+            cols = stack_cols[d & 31];
+            ld = stack_ld[d & 31];
+            rd = stack_rd[d & 31];
+            shift = step[d & 31];
+            poll -= 1;
+            if poll == 0 {
+                poll = POLL_INTERVAL;
+                if deadline.reached() {
+                    return None;
+                }
+            }
+            continue;
+        }
+        let bit = here & here.wrapping_neg();
+        here ^= bit;
+        let next_cols = cols | bit;
+        let next_ld = (ld | bit as u64) >> shift;
+        let next_rd = (rd | (bit as u64) << 32) << shift;
+        let next_free = !(next_cols | next_ld as u32 | (next_rd >> 32) as u32) & full;
+        if next_free != 0 {
+            if CLASSIFY {
+                board[start.rows[d & 31] as usize & 31] = bit.trailing_zeros() as u8;
+            }
+            stack_free[d & 31] = here;
+            stack_cols[d & 31] = cols;
+            stack_ld[d & 31] = ld;
+            stack_rd[d & 31] = rd;
+            d += 1;
+            here = next_free;
+            cols = next_cols;
+            ld = next_ld;
+            rd = next_rd;
+            shift = step[d & 31];
+        }
+    }
+    Some(found)
+}

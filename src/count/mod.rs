@@ -1,0 +1,350 @@
+//! Counting N-queens solutions, all of them (OEIS A000170) and up to the 8 symmetries of the
+//! board (OEIS A002562), for N = 1..=32.
+//!
+//! Every solution has exactly one queen in each of the four border lines (top and bottom row,
+//! left and right column). Those border queens form its *constellation*; the search counts,
+//! for one constellation per symmetry class, the ways to fill the free rows (a bitmask
+//! depth-first search), and weights each by the size of the class. A solution's own symmetry
+//! group is a subgroup of its constellation's, so only solutions whose constellation is
+//! half-turn symmetric need a symmetry test; all others form classes of 8.
+//!
+//! The constellations (optionally split by the queens of the next free rows) are independent
+//! [`WorkUnit`]s with stable ids, scheduled dynamically over the threads.
+
+mod kernel;
+pub mod solutions;
+mod units;
+
+pub use solutions::{is_canonical, Solutions};
+pub use units::{
+    constellations, default_split, plan, work_units, work_units_split, Constellation, WorkUnit,
+    MAX_PREFIX,
+};
+
+use crate::{Deadline, Options};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use thiserror::Error;
+
+/// The largest board the counter accepts (one `u32` bit per column).
+pub const MAX_N: u32 = 32;
+
+/// Why a count could not start.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum CountError {
+    /// The board size is outside `1..=MAX_N`.
+    #[error("N = {0} is not supported: N must be from 1 to {MAX_N}")]
+    OutOfRange(u32),
+    /// A work unit that no plan contains (see [`WorkUnit::is_valid`]).
+    #[error("work unit {0} is not valid")]
+    InvalidUnit(u64),
+}
+
+/// The solutions found in one work unit, by the size of their symmetry class: `found[i]` holds
+/// those whose class has `1 << i` members (1, 2, 4 or 8 solutions). Only the unit's own
+/// solutions are counted here (not their images); see [`Tally::add`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct UnitCounts {
+    /// Solutions of the unit by class size 1, 2, 4, 8.
+    pub found: [u64; 4],
+}
+
+impl UnitCounts {
+    /// All solutions found in the unit.
+    pub fn total(&self) -> u128 {
+        self.found.iter().map(|&f| f as u128).sum()
+    }
+}
+
+/// Exact running totals over finished units. The unique count is kept times 8 so that every
+/// unit adds an integer (a split constellation's units each hold a fraction of its classes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// All solutions (images included).
+    pub solutions: u128,
+    /// Eight times the number of symmetry classes of each size 1, 2, 4, 8.
+    pub classes_times_8: [u128; 4],
+    /// Units added.
+    pub units: u64,
+}
+
+impl Tally {
+    /// Adds the counts of a finished unit: each solution found stands for `orbit` solutions
+    /// (its images under the symmetries that move the constellation), and a class of size `m`
+    /// meets the unit in `m * unit.orbit / 8` of its members.
+    pub fn add(&mut self, unit: &WorkUnit, counts: &UnitCounts) {
+        let orbit = unit.orbit as u128;
+        for (i, &f) in counts.found.iter().enumerate() {
+            let class_size = 1u128 << i;
+            self.solutions += f as u128 * orbit;
+            self.classes_times_8[i] += f as u128 * (8 / class_size) * orbit;
+        }
+        self.units += 1;
+    }
+
+    /// Sums two tallies.
+    pub fn merge(mut self, other: Tally) -> Tally {
+        self.solutions += other.solutions;
+        for i in 0..4 {
+            self.classes_times_8[i] += other.classes_times_8[i];
+        }
+        self.units += other.units;
+        self
+    }
+
+    /// Number of symmetry classes of each size 1, 2, 4, 8 (exact once every unit of a plan
+    /// is in).
+    pub fn classes(&self) -> [u128; 4] {
+        self.classes_times_8.map(|c| c / 8)
+    }
+
+    /// Number of solutions up to rotation and reflection (exact once every unit is in).
+    pub fn unique(&self) -> u128 {
+        self.classes_times_8.iter().sum::<u128>() / 8
+    }
+}
+
+/// The answer of [`count`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    /// Board size.
+    pub n: u32,
+    /// Number of solutions (A000170) over the finished units: the exact total when `complete`.
+    pub solutions: u128,
+    /// Number of solutions up to rotation and reflection (A002562), over the finished units.
+    pub unique: u128,
+    /// Number of symmetry classes with 1, 2, 4 and 8 members.
+    pub classes_by_size: [u128; 4],
+    /// Work units finished.
+    pub units_done: u64,
+    /// Work units in the plan.
+    pub units_total: u64,
+    /// Whether every unit was counted (false when the deadline stopped the count).
+    pub complete: bool,
+}
+
+/// Checks that `n` is a board size the counter supports.
+pub fn check_size(n: u32) -> Result<(), CountError> {
+    if (1..=MAX_N).contains(&n) {
+        Ok(())
+    } else {
+        Err(CountError::OutOfRange(n))
+    }
+}
+
+/// Counts the solutions of one work unit by class size; `Ok(None)` if `deadline` passed first
+/// (the unit then counts as not done), an error for a unit that is not valid.
+pub fn count_unit(unit: &WorkUnit, deadline: &Deadline) -> Result<Option<UnitCounts>, CountError> {
+    if !unit.is_valid() {
+        return Err(CountError::InvalidUnit(unit.id));
+    }
+    Ok(count_valid_unit(unit, deadline))
+}
+
+/// [`count_unit`] for a unit known to be valid.
+fn count_valid_unit(unit: &WorkUnit, deadline: &Deadline) -> Option<UnitCounts> {
+    kernel::count_start(&kernel::Start::new(unit), deadline)
+}
+
+/// Counts the given units of one plan on `options`' threads, in the order given (each worker
+/// takes the next unit not yet started), calling `on_done` for every finished unit. Units that
+/// the deadline interrupts are left out of the tally. The result does not depend on the number
+/// of threads. Every unit is checked first; an invalid one is an error and nothing is counted.
+pub fn count_units(
+    units: &[WorkUnit],
+    options: &Options,
+    on_done: &(dyn Fn(&WorkUnit, &UnitCounts) + Sync),
+) -> Result<Tally, CountError> {
+    if let Some(bad) = units.iter().find(|u| !u.is_valid()) {
+        return Err(CountError::InvalidUnit(bad.id));
+    }
+    let deadline = options.deadline();
+    Ok(options.run_in_pool(|| count_units_here(units, options, &deadline, on_done)))
+}
+
+/// [`count_units`] of valid units on the current rayon pool, against a deadline already running.
+fn count_units_here(
+    units: &[WorkUnit],
+    options: &Options,
+    deadline: &Deadline,
+    on_done: &(dyn Fn(&WorkUnit, &UnitCounts) + Sync),
+) -> Tally {
+    let next = AtomicUsize::new(0);
+    let done = AtomicU64::new(0);
+    let total = units.len() as u64;
+    let workers = rayon::current_num_threads().max(1);
+    (0..workers)
+        .into_par_iter()
+        .map(|_| {
+            let mut tally = Tally::default();
+            loop {
+                if deadline.reached() {
+                    break;
+                }
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(unit) = units.get(i) else { break };
+                let Some(counts) = count_valid_unit(unit, deadline) else {
+                    break;
+                };
+                tally.add(unit, &counts);
+                on_done(unit, &counts);
+                let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
+                options.report(finished, total);
+            }
+            tally
+        })
+        .reduce(Tally::default, Tally::merge)
+}
+
+/// Counts all N-queens solutions and the solutions up to symmetry for `n` in `1..=32`. When
+/// the time limit or the cancel flag stops it (planning included), the counts of the finished
+/// units are returned with `complete: false`. Same answer for any thread count.
+pub fn count(n: u32, options: &Options) -> Result<Counts, CountError> {
+    check_size(n)?;
+    let deadline = options.deadline();
+    let (units, tally) = options.run_in_pool(|| {
+        let units = plan(n, default_split(n), &deadline).unwrap_or_default();
+        let tally = count_units_here(&units, options, &deadline, &|_, _| {});
+        (units, tally)
+    });
+    let planned = !units.is_empty() || constellations(n).is_empty();
+    Ok(Counts {
+        n,
+        solutions: tally.solutions,
+        unique: tally.unique(),
+        classes_by_size: tally.classes(),
+        units_done: tally.units,
+        units_total: units.len() as u64,
+        complete: planned && tally.units == units.len() as u64,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TOTAL: [u128; 14] = [
+        1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596,
+    ];
+    const UNIQUE: [u128; 14] = [1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752];
+
+    #[test]
+    fn small_counts_match_oeis() {
+        for n in 1..=12u32 {
+            let c = count(n, &Options::with_threads(1)).unwrap();
+            assert!(c.complete);
+            assert_eq!(c.solutions, TOTAL[n as usize - 1], "n = {n}");
+            assert_eq!(c.unique, UNIQUE[n as usize - 1], "n = {n}");
+        }
+    }
+
+    #[test]
+    fn split_plans_give_the_same_counts() {
+        for n in [8u32, 9, 10, 11] {
+            let base = count(n, &Options::with_threads(1)).unwrap();
+            for split in 1..=3 {
+                let units = work_units_split(n, split);
+                let tally = count_units(&units, &Options::with_threads(2), &|_, _| {}).unwrap();
+                assert_eq!(tally.solutions, base.solutions, "n = {n}, split {split}");
+                assert_eq!(tally.unique(), base.unique, "n = {n}, split {split}");
+                assert_eq!(tally.classes(), base.classes_by_size);
+            }
+        }
+    }
+
+    #[test]
+    fn malformed_units_are_refused_without_panic() {
+        let good = work_units(9)[3];
+        let mut bad = Vec::new();
+        let mut u = good;
+        u.n = 40;
+        bad.push(u);
+        let mut u = good;
+        u.orbit = if good.orbit == 8 { 4 } else { 8 };
+        bad.push(u);
+        let mut u = good;
+        u.constellation.top = 9;
+        bad.push(u);
+        let mut u = good;
+        u.prefix_len = 2;
+        u.prefix = [0, 0, 0, 0];
+        bad.push(u);
+        let mut u = good;
+        u.prefix_len = 9;
+        bad.push(u);
+        for u in bad {
+            assert_eq!(
+                count_unit(&u, &Deadline::never()),
+                Err(CountError::InvalidUnit(u.id))
+            );
+        }
+        assert!(count_unit(&good, &Deadline::never()).unwrap().is_some());
+    }
+
+    #[test]
+    fn constellation_classes_cover_every_consistent_constellation() {
+        // Brute force over all n^4 tuples: the classes found equal the representatives listed,
+        // and the orbit sizes add up to the number of consistent constellations.
+        for n in 1..=9u32 {
+            let mut all = 0u64;
+            let mut reps = std::collections::BTreeSet::new();
+            for t in 0..n as u8 {
+                for b in 0..n as u8 {
+                    for l in 0..n as u8 {
+                        for r in 0..n as u8 {
+                            let c = Constellation {
+                                top: t,
+                                bottom: b,
+                                left: l,
+                                right: r,
+                            };
+                            if c.is_consistent(n) {
+                                all += 1;
+                                reps.insert(c.canonical(n).0);
+                            }
+                        }
+                    }
+                }
+            }
+            let listed = constellations(n);
+            let listed_set: std::collections::BTreeSet<_> = listed.iter().map(|x| x.0).collect();
+            assert_eq!(listed_set, reps, "n = {n}");
+            assert_eq!(
+                listed.iter().map(|x| x.1 as u64).sum::<u64>(),
+                all,
+                "n = {n}"
+            );
+        }
+    }
+
+    #[test]
+    fn out_of_range_sizes_are_refused() {
+        assert_eq!(
+            count(0, &Options::default()),
+            Err(CountError::OutOfRange(0))
+        );
+        assert_eq!(
+            count(33, &Options::default()),
+            Err(CountError::OutOfRange(33))
+        );
+    }
+
+    #[test]
+    fn unit_ids_are_dense_and_ordered() {
+        let units = work_units(10);
+        let mut classes = std::collections::HashSet::new();
+        for (i, u) in units.iter().enumerate() {
+            assert_eq!(u.id, i as u64);
+            let (canon, orbit) = u.constellation.canonical(10);
+            assert_eq!(orbit, u.orbit);
+            assert!(classes.insert(canon), "one unit per class");
+        }
+        assert_eq!(classes.len(), constellations(10).len());
+        assert!(units.iter().all(WorkUnit::is_valid));
+        for split in 1..=2 {
+            assert!(work_units_split(10, split).iter().all(WorkUnit::is_valid));
+        }
+        assert_eq!(units, work_units(10));
+    }
+}

@@ -1,0 +1,177 @@
+//! Streaming the N-queens solutions themselves, in lexicographic order of their columns.
+
+use crate::board::{Columns, Square, Symmetry};
+use crate::Deadline;
+
+/// Whether a one-per-row placement (`columns[row] = col`, at most 32 rows) is the canonical
+/// representative of its symmetry class: no image under the 8 symmetries is lexicographically
+/// smaller. Agrees with [`crate::board::canonical_columns`] without allocating.
+pub fn is_canonical(columns: &[usize]) -> bool {
+    let n = columns.len();
+    if n > 32 {
+        return crate::board::canonical_columns(columns).0 == columns;
+    }
+    let mut image = [0usize; 32];
+    for s in Symmetry::ALL {
+        for (row, &col) in columns.iter().enumerate() {
+            let t = s.apply(n, Square::new(row, col));
+            image[t.row] = t.col;
+        }
+        if image[..n] < *columns {
+            return false;
+        }
+    }
+    true
+}
+
+/// Backtracks between two deadline polls.
+const POLL_INTERVAL: u32 = 1 << 12;
+
+/// An iterator over the solutions of the N-queens problem (N in 1..=32), in increasing
+/// lexicographic order of their columns; with `unique`, only the canonical representative of
+/// each symmetry class (its lexicographically smallest image). Lazy: each call to `next` resumes
+/// the search. A deadline, when given, ends the iteration early; [`Solutions::stopped`] then
+/// says so.
+#[derive(Clone, Debug)]
+pub struct Solutions {
+    n: usize,
+    unique: bool,
+    full: u32,
+    depth: usize,
+    free: [u32; 32],
+    cols: [u32; 32],
+    ld: [u32; 32],
+    rd: [u32; 32],
+    board: [usize; 32],
+    done: bool,
+    stopped: bool,
+    deadline: Deadline,
+}
+
+impl Solutions {
+    /// All solutions of size `n` (or one per class with `unique`). Yields nothing for `n`
+    /// outside 1..=32.
+    pub fn new(n: u32, unique: bool) -> Self {
+        let valid = (1..=32).contains(&n);
+        let nn = if valid { n as usize } else { 1 };
+        let full = u32::MAX >> (32 - nn as u32);
+        let mut free = [0u32; 32];
+        // A canonical solution is no larger than its mirror image, so its first queen stands in
+        // the left half (middle column included).
+        free[0] = if unique {
+            full & (u32::MAX >> (31 - (nn as u32 - 1) / 2))
+        } else {
+            full
+        };
+        Solutions {
+            n: nn,
+            unique,
+            full,
+            depth: 0,
+            free,
+            cols: [0; 32],
+            ld: [0; 32],
+            rd: [0; 32],
+            board: [0; 32],
+            done: !valid,
+            stopped: false,
+            deadline: Deadline::never(),
+        }
+    }
+
+    /// The same iterator, ending early once `deadline` is reached.
+    pub fn with_deadline(mut self, deadline: Deadline) -> Self {
+        self.deadline = deadline;
+        self
+    }
+
+    /// Whether the deadline ended the iteration before every solution was produced.
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+}
+
+impl Iterator for Solutions {
+    type Item = Columns;
+
+    fn next(&mut self) -> Option<Columns> {
+        let n = self.n;
+        let mut poll = POLL_INTERVAL;
+        while !self.done {
+            let d = self.depth & 31;
+            let here = self.free[d];
+            if here == 0 {
+                if d == 0 {
+                    self.done = true;
+                    break;
+                }
+                self.depth -= 1;
+                poll -= 1;
+                if poll == 0 {
+                    poll = POLL_INTERVAL;
+                    if self.deadline.reached() {
+                        self.done = true;
+                        self.stopped = true;
+                    }
+                }
+                continue;
+            }
+            let bit = here & here.wrapping_neg();
+            self.free[d] = here ^ bit;
+            self.board[d] = bit.trailing_zeros() as usize;
+            if d + 1 == n {
+                let solution = &self.board[..n];
+                if !self.unique || is_canonical(solution) {
+                    return Some(solution.to_vec());
+                }
+                continue;
+            }
+            let cols = self.cols[d] | bit;
+            let ld = (self.ld[d] | bit) << 1;
+            let rd = (self.rd[d] | bit) >> 1;
+            let free = !(cols | ld | rd) & self.full;
+            if free != 0 {
+                let e = (d + 1) & 31;
+                self.cols[e] = cols;
+                self.ld[e] = ld;
+                self.rd[e] = rd;
+                self.free[e] = free;
+                self.depth += 1;
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{canonical_columns, columns_to_squares};
+    use crate::verify::n_queens_solution;
+
+    #[test]
+    fn eight_queens_streams_92_and_12() {
+        let all: Vec<Columns> = Solutions::new(8, false).collect();
+        assert_eq!(all.len(), 92);
+        assert!(all.windows(2).all(|w| w[0] < w[1]));
+        for s in &all {
+            n_queens_solution(8, &columns_to_squares(s)).unwrap();
+        }
+        let unique: Vec<Columns> = Solutions::new(8, true).collect();
+        assert_eq!(unique.len(), 12);
+        for s in &unique {
+            assert_eq!(canonical_columns(s).0, *s);
+        }
+        let from_all: Vec<Columns> = all.into_iter().filter(|s| is_canonical(s)).collect();
+        assert_eq!(from_all, unique);
+    }
+
+    #[test]
+    fn no_solution_sizes_yield_nothing() {
+        assert_eq!(Solutions::new(2, false).count(), 0);
+        assert_eq!(Solutions::new(3, true).count(), 0);
+        assert_eq!(Solutions::new(0, false).count(), 0);
+        assert_eq!(Solutions::new(33, false).count(), 0);
+        assert_eq!(Solutions::new(1, true).collect::<Vec<_>>(), vec![vec![0]]);
+    }
+}
