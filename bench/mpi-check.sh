@@ -22,10 +22,7 @@ cp target/release/queens "$BIN"
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK" "$(dirname "$BIN")"' EXIT
 
-# `count --ledger` once the ledger options are wired into `count`; the hidden `ledger-count`
-# (the same runner) before that.
 COUNT=(count)
-"$BIN" count --help 2>/dev/null | grep -q -- '--ledger' || COUNT=(ledger-count)
 
 MPIRUN=(mpirun --oversubscribe -np)
 [ "$(id -u)" -ne 0 ] || MPIRUN=(mpirun --allow-run-as-root --oversubscribe -np)

@@ -12,9 +12,9 @@
 //! Ledger lines are JSON objects ending in `"check":"<16 hex digits>"`, a checksum of the bytes
 //! of the line before `,"check":`. The header:
 //! `{"queens_ledger":1,"n":12,"units":120,"plan":"<hex>","check":"<hex>"}`; a record:
-//! `{"first":5,"last":5,"solutions":"132","unique":"17","mod13":[2,4],"mod15":[12,2],`
+//! `{"first":5,"last":5,"solutions":"132","unique_x8":"136","mod13":[2,4],"mod15":[12,2],`
 //! `"spec":"<hex>","check":"<hex>"}` (one line)
-//! where `mod13` and `mod15` are the residues of `[solutions, unique]` and `spec` is the
+//! where `mod13` and `mod15` are the residues of `[solutions, unique_x8]` and `spec` is the
 //! checksum of the specs of units `first..=last` ([`range_checksum`]).
 
 use crate::Options;
@@ -43,17 +43,24 @@ pub struct UnitSpec {
 pub struct UnitCount {
     /// Solutions found in the unit.
     pub solutions: u128,
-    /// Symmetry classes whose chosen representative lies in the unit; the sum over all units is
-    /// the number of solutions up to rotation and reflection.
-    pub unique: u128,
+    /// Eight times the unit's share of the solutions up to rotation and reflection. A unit may
+    /// hold only part of a symmetry class (a class of 8 split over two units gives each 4/8),
+    /// so shares are kept in eighths: the sum over all units is 8 times A002562.
+    pub unique_x8: u128,
 }
 
 impl UnitCount {
+    /// The number of solutions up to symmetry these units hold: exact for a whole plan (whose
+    /// `unique_x8` is a multiple of 8), rounded down for a part of one.
+    pub fn unique(&self) -> u128 {
+        self.unique_x8 / 8
+    }
+
     /// The sum of two counts, or `None` on overflow.
     pub fn checked_add(self, other: UnitCount) -> Option<UnitCount> {
         Some(UnitCount {
             solutions: self.solutions.checked_add(other.solutions)?,
-            unique: self.unique.checked_add(other.unique)?,
+            unique_x8: self.unique_x8.checked_add(other.unique_x8)?,
         })
     }
 }
@@ -234,9 +241,9 @@ pub struct Record {
     pub last: u64,
     /// What the range contributes.
     pub count: UnitCount,
-    /// Residues of `[solutions, unique]` modulo 13, as written.
+    /// Residues of `[solutions, unique_x8]` modulo 13, as written.
     pub mod13: [u8; 2],
-    /// Residues of `[solutions, unique]` modulo 15, as written.
+    /// Residues of `[solutions, unique_x8]` modulo 15, as written.
     pub mod15: [u8; 2],
     /// [`range_checksum`] of the specs of units `first..=last`, as written.
     pub spec: u64,
@@ -266,7 +273,7 @@ impl Record {
 fn residues(count: UnitCount, modulus: u128) -> [u8; 2] {
     [
         (count.solutions % modulus) as u8,
-        (count.unique % modulus) as u8,
+        (count.unique_x8 % modulus) as u8,
     ]
 }
 
@@ -285,7 +292,7 @@ struct RecordLine {
     first: u64,
     last: u64,
     solutions: String,
-    unique: String,
+    unique_x8: String,
     mod13: [u8; 2],
     mod15: [u8; 2],
     spec: String,
@@ -322,7 +329,7 @@ pub fn record_line(record: &Record) -> String {
             first: record.first,
             last: record.last,
             solutions: record.count.solutions.to_string(),
-            unique: record.count.unique.to_string(),
+            unique_x8: record.count.unique_x8.to_string(),
             mod13: record.mod13,
             mod15: record.mod15,
             spec: hex(record.spec),
@@ -383,7 +390,7 @@ pub fn parse_line(line: &[u8]) -> Result<Line, String> {
     };
     let count = UnitCount {
         solutions: decimal("solutions", &r.solutions)?,
-        unique: decimal("unique", &r.unique)?,
+        unique_x8: decimal("unique_x8", &r.unique_x8)?,
     };
     let spec = parse_hex(&r.spec).ok_or_else(|| "malformed spec checksum".to_string())?;
     if r.first > r.last {
@@ -657,12 +664,12 @@ pub fn merge(
                     line,
                     format!(
                         "{}: residues mod 13 {:?} / mod 15 {:?} disagree with solutions {} and \
-                         unique {}",
+                         unique_x8 {}",
                         unit_words(rec.first, rec.last),
                         rec.mod13,
                         rec.mod15,
                         rec.count.solutions,
-                        rec.count.unique
+                        rec.count.unique_x8
                     ),
                 ));
                 continue;
@@ -690,13 +697,13 @@ pub fn merge(
                         problems.push(problem(
                             line,
                             format!(
-                                "{}: solutions {}, unique {} conflict with solutions {}, unique \
-                                 {} at {at}",
+                                "{}: solutions {}, unique_x8 {} conflict with solutions {}, \
+                                 unique_x8 {} at {at}",
                                 unit_words(rec.first, rec.last),
                                 rec.count.solutions,
-                                rec.count.unique,
+                                rec.count.unique_x8,
                                 orec.count.solutions,
-                                orec.count.unique
+                                orec.count.unique_x8
                             ),
                         ));
                     } else {
@@ -765,6 +772,16 @@ pub fn merge(
             file: String::new(),
             line: 0,
             message: "the total disagrees with the sum of the residues".to_string(),
+        });
+    } else if shard.is_none() && missing_ids.is_empty() && total.unique_x8 % 8 != 0 {
+        // The shares of every symmetry class add up to whole classes over a whole plan.
+        problems.push(Problem {
+            file: String::new(),
+            line: 0,
+            message: format!(
+                "the unique shares add up to {}/8, not a whole number of classes",
+                total.unique_x8
+            ),
         });
     }
     let units_expected = match shard {
@@ -1171,13 +1188,87 @@ where
 // ---------------------------------------------------------------------------------------------
 // A simple reference plan
 
+/// The plan of the fast counter: the units of [`crate::count::work_units`] in their order (ids
+/// equal), each counted by [`crate::count::count_unit`]; a unit's key is its border
+/// constellation, orbit and pre-placed prefix. `None` for N outside 1..=32.
+pub fn counter_plan(n: u32) -> Option<Box<dyn WorkPlan>> {
+    use crate::count::{count_unit, work_units, Tally, WorkUnit};
+    if !(1..=32).contains(&n) {
+        return None;
+    }
+    let key = |u: &WorkUnit| {
+        let c = u.constellation;
+        let mut words = vec![
+            u64::from(c.top),
+            u64::from(c.bottom),
+            u64::from(c.left),
+            u64::from(c.right),
+            u64::from(u.orbit),
+            u64::from(u.prefix_len),
+        ];
+        words.extend(
+            u.prefix[..u.prefix_len as usize]
+                .iter()
+                .map(|&p| u64::from(p)),
+        );
+        words
+    };
+    let count = |u: &WorkUnit| {
+        let found = count_unit(u, &crate::Deadline::never())
+            .ok()
+            .flatten()
+            .expect("every unit of a plan is valid, and a unit without deadline finishes");
+        let mut tally = Tally::default();
+        tally.add(u, &found);
+        UnitCount {
+            solutions: tally.solutions,
+            unique_x8: tally.classes_times_8.iter().sum(),
+        }
+    };
+    let units = work_units(n).into_iter().map(CounterUnit).collect();
+    Some(Box::new(UnitsPlan::new(
+        n,
+        units,
+        |u| key(&u.0),
+        move |u| count(&u.0),
+    )))
+}
+
+/// A unit of the fast counter, described for people in `queens plan`.
+struct CounterUnit(crate::count::WorkUnit);
+
+impl fmt::Debug for CounterUnit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let u = &self.0;
+        let c = u.constellation;
+        write!(
+            f,
+            "border queens: row 0 col {}, row {} col {}, col 0 row {}, col {} row {}; orbit {}",
+            c.top,
+            u.n - 1,
+            c.bottom,
+            c.left,
+            u.n - 1,
+            c.right,
+            u.orbit
+        )?;
+        if u.prefix_len > 0 {
+            let cols: Vec<String> = u.prefix[..u.prefix_len as usize]
+                .iter()
+                .map(|c| c.to_string())
+                .collect();
+            write!(f, "; next rows' columns {}", cols.join(","))?;
+        }
+        Ok(())
+    }
+}
+
 /// A simple, slow-but-sure plan: one unit per non-attacking placement of the queens of the first
 /// two rows (the first row alone for N = 1), each counted by plain bitmask backtracking. A
 /// solution counts as unique in the unit that holds the lexicographically smallest of its 8
 /// images (as column lists), so the units' unique counts sum exactly to the number of classes.
 ///
-/// It is the reference the fast plans are tested against, and the plan of `queens plan` until a
-/// faster one is connected. N from 1 to 32.
+/// It is the reference the fast plan ([`counter_plan`]) is tested against. N from 1 to 32.
 #[derive(Clone, Debug)]
 pub struct TwoRowPlan {
     n: u32,
@@ -1314,7 +1405,7 @@ fn extend(n: usize, row: usize, c: u64, d: u64, a: u64, cols: &mut [u8; 32], out
     if row == n {
         out.solutions += 1;
         if is_smallest_image(&cols[..n]) {
-            out.unique += 1;
+            out.unique_x8 += 8;
         }
         return;
     }
@@ -1407,7 +1498,7 @@ mod tests {
             total,
             UnitCount {
                 solutions: 92,
-                unique: 12
+                unique_x8: 96
             }
         );
     }
@@ -1424,7 +1515,7 @@ mod tests {
             2,
             UnitCount {
                 solutions: 1234567890123456789012345,
-                unique: 7,
+                unique_x8: 56,
             },
         );
         let line = record_line(&rec);
@@ -1432,7 +1523,7 @@ mod tests {
             parse_line(line.trim_end().as_bytes()),
             Ok(Line::Record(rec))
         );
-        let tampered = line.replacen("\"unique\":\"7\"", "\"unique\":\"8\"", 1);
+        let tampered = line.replacen("\"unique_x8\":\"56\"", "\"unique_x8\":\"64\"", 1);
         assert!(parse_line(tampered.trim_end().as_bytes())
             .unwrap_err()
             .contains("checksum mismatch"));

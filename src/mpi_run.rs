@@ -101,8 +101,8 @@ pub fn run_mpi(
                 order[0],
                 c.solutions as u64,
                 (c.solutions >> 64) as u64,
-                c.unique as u64,
-                (c.unique >> 64) as u64,
+                c.unique_x8 as u64,
+                (c.unique_x8 >> 64) as u64,
             ];
             counted += 1;
         }
@@ -177,7 +177,7 @@ pub fn run_mpi(
                 if message[0] != STOP && !writer_failed {
                     let count = UnitCount {
                         solutions: u128::from(message[1]) | (u128::from(message[2]) << 64),
-                        unique: u128::from(message[3]) | (u128::from(message[4]) << 64),
+                        unique_x8: u128::from(message[3]) | (u128::from(message[4]) << 64),
                     };
                     // A closed channel means the writer failed: hand out nothing more.
                     writer_failed = tx.send((message[0] as usize, count)).is_err();

@@ -2,31 +2,32 @@
 //! at any moment resume to the exact value, and tampered ledgers are caught by `queens merge`.
 //! Whole file: about 10 s with `cargo test --release` on 2 cores.
 //!
-//! Library tests use the reference plan `TwoRowPlan`; CLI tests go through whatever plan the
-//! CLI uses (`plan_for`), so they keep holding when a faster engine is connected.
+//! Library tests use the reference plan `TwoRowPlan` and the fast counter's plan
+//! (`counter_plan`, which the CLI uses); CLI tests hold for any plan.
 
 use queens::ledger::{
-    header_line, merge, read_contents, record_line, run, Record, Shard, TwoRowPlan, UnitCount,
-    WorkPlan,
+    counter_plan, header_line, merge, read_contents, record_line, run, Record, Shard, TwoRowPlan,
+    UnitCount, WorkPlan,
 };
 use queens::Options;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
-/// OEIS A000170: N-queens solutions, N = 1..15.
-const SOLUTIONS: [u128; 15] = [
-    1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184,
+/// OEIS A000170: N-queens solutions, N = 1..18.
+const SOLUTIONS: [u128; 18] = [
+    1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512, 95815104,
+    666090624,
 ];
-/// OEIS A002562: solutions up to rotation and reflection, N = 1..15.
-const UNIQUE: [u128; 15] = [
-    1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752, 285053,
+/// OEIS A002562: solutions up to rotation and reflection, N = 1..18.
+const UNIQUE: [u128; 18] = [
+    1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752, 285053, 1846955, 11977939, 83263591,
 ];
 
 fn known(n: u32) -> UnitCount {
     UnitCount {
         solutions: SOLUTIONS[n as usize - 1],
-        unique: UNIQUE[n as usize - 1],
+        unique_x8: 8 * UNIQUE[n as usize - 1],
     }
 }
 
@@ -94,12 +95,34 @@ fn plan_units_sum_to_known_counts_for_small_boards() {
 }
 
 #[test]
+fn counter_plan_units_sum_to_known_counts() {
+    for n in 1..=14 {
+        let plan = counter_plan(n).unwrap();
+        assert!(plan
+            .units()
+            .iter()
+            .enumerate()
+            .all(|(i, u)| u.id == i as u64));
+        let total = (0..plan.units().len())
+            .map(|i| plan.count_unit(i))
+            .fold(UnitCount::default(), |a, b| a.checked_add(b).unwrap());
+        assert_eq!(total, known(n), "N = {n}");
+    }
+    assert!(counter_plan(0).is_none());
+    assert!(counter_plan(33).is_none());
+}
+
+#[test]
 fn merged_shards_equal_single_run_and_known_counts() {
     let dir = scratch("shards");
-    for n in 8..=15 {
-        let plan = TwoRowPlan::new(n).unwrap();
-        let single = dir.join(format!("single-{n}.ledger"));
-        let report = run(&plan, &single, None, &opts(0)).unwrap();
+    for (n, tag, plan) in (8..=15).flat_map(|n| {
+        // The reference plan and the fast counter's plan.
+        let reference: Box<dyn WorkPlan> = Box::new(TwoRowPlan::new(n).unwrap());
+        [(n, "ref", reference), (n, "fast", counter_plan(n).unwrap())]
+    }) {
+        let plan = plan.as_ref();
+        let single = dir.join(format!("single-{n}-{tag}.ledger"));
+        let report = run(plan, &single, None, &opts(0)).unwrap();
         assert!(report.merged.is_complete());
         assert_eq!(report.merged.total, known(n), "N = {n}");
         assert_eq!(record_count(&single), plan.units().len());
@@ -109,16 +132,16 @@ fn merged_shards_equal_single_run_and_known_counts() {
             let mut paths = Vec::new();
             let mut sum = UnitCount::default();
             for i in 0..k {
-                let path = dir.join(format!("{n}-{i}-of-{k}.ledger"));
+                let path = dir.join(format!("{n}-{i}-of-{k}-{tag}.ledger"));
                 let shard = Shard { index: i, count: k };
-                let r = run(&plan, &path, Some(shard), &opts(0)).unwrap();
+                let r = run(plan, &path, Some(shard), &opts(0)).unwrap();
                 assert!(r.merged.is_complete(), "N = {n}, shard {shard}");
                 assert!(r.merged.missing.is_empty());
                 sum = sum.checked_add(r.merged.total).unwrap();
                 paths.push(path);
             }
             assert_eq!(sum, known(n), "N = {n}, sum of {k} shard totals");
-            let merged = merge_files(&plan, &paths);
+            let merged = merge_files(plan, &paths);
             assert!(
                 merged.is_complete(),
                 "N = {n}, K = {k}: {:?}",
@@ -128,12 +151,12 @@ fn merged_shards_equal_single_run_and_known_counts() {
             assert_eq!(merged.agreeing_duplicates, 0);
         }
     }
-    // The CLI agrees: shards through `ledger-count`, totals through `merge --json`.
+    // The CLI agrees: shards through `count --ledger`, totals through `merge --json`.
     let mut args = vec!["merge".to_string(), "--json".to_string()];
     for i in 0..5 {
         let path = dir.join(format!("cli-{i}.ledger"));
         let out = queens(&[
-            "ledger-count",
+            "count",
             "12",
             "--shard",
             &format!("{i}/5"),
@@ -223,7 +246,7 @@ fn cli_plan_units(n: u32) -> usize {
 
 #[test]
 fn killed_processes_resume_to_the_exact_count() {
-    // Real kill -9 (SIGKILL) of `queens ledger-count N --threads 1` at several moments, then a
+    // Real kill -9 (SIGKILL) of `queens count N --threads 1 --ledger F` at several moments, then a
     // final run. N is the first from 14 whose full count takes at least 0.8 s here, so the
     // kills land mid-count whatever the engine's speed (about 3 s in all).
     let dir = scratch("kill");
@@ -232,7 +255,7 @@ fn killed_processes_resume_to_the_exact_count() {
         let probe = dir.join(format!("probe-{n}.ledger"));
         let start = std::time::Instant::now();
         let out = queens(&[
-            "ledger-count",
+            "count",
             &n.to_string(),
             "--threads",
             "1",
@@ -253,7 +276,7 @@ fn killed_processes_resume_to_the_exact_count() {
     for permille in [20u32, 80, 120, 180, 200] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_queens"))
             .args([
-                "ledger-count",
+                "count",
                 &n.to_string(),
                 "--threads",
                 "1",
@@ -268,7 +291,7 @@ fn killed_processes_resume_to_the_exact_count() {
         child.kill().unwrap(); // SIGKILL
         child.wait().unwrap();
     }
-    let out = queens(&["ledger-count", &n.to_string(), "--json", "--ledger", ledger]);
+    let out = queens(&["count", &n.to_string(), "--json", "--ledger", ledger]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     // The kills landed mid-count and kept their progress.
@@ -278,7 +301,7 @@ fn killed_processes_resume_to_the_exact_count() {
         json["solutions"].as_u64().unwrap() as u128,
         known(n).solutions
     );
-    assert_eq!(json["unique"].as_u64().unwrap() as u128, known(n).unique);
+    assert_eq!(json["unique"].as_u64().unwrap() as u128, known(n).unique());
     assert_eq!(
         record_count(&path),
         cli_plan_units(n),
@@ -289,7 +312,8 @@ fn killed_processes_resume_to_the_exact_count() {
     let k = known(n);
     assert!(stdout(&out).starts_with(&format!(
         "N = {n}: {} solutions, {} unique\n",
-        k.solutions, k.unique
+        k.solutions,
+        k.unique()
     )));
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -297,7 +321,7 @@ fn killed_processes_resume_to_the_exact_count() {
 /// A complete, valid ledger of N = 10 written by the CLI, and its lines.
 fn valid_ledger(dir: &Path, name: &str) -> (PathBuf, Vec<String>) {
     let path = dir.join(name);
-    let out = queens(&["ledger-count", "10", "--ledger", path.to_str().unwrap()]);
+    let out = queens(&["count", "10", "--ledger", path.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
     let lines = std::fs::read_to_string(&path)
         .unwrap()
@@ -308,11 +332,14 @@ fn valid_ledger(dir: &Path, name: &str) -> (PathBuf, Vec<String>) {
 }
 
 /// A record with new counts and residues recomputed here, keeping its range and spec.
-fn with_counts(rec: Record, solutions: u128, unique: u128) -> Record {
+fn with_counts(rec: Record, solutions: u128, unique_x8: u128) -> Record {
     Record {
-        count: UnitCount { solutions, unique },
-        mod13: [(solutions % 13) as u8, (unique % 13) as u8],
-        mod15: [(solutions % 15) as u8, (unique % 15) as u8],
+        count: UnitCount {
+            solutions,
+            unique_x8,
+        },
+        mod13: [(solutions % 13) as u8, (unique_x8 % 13) as u8],
+        mod15: [(solutions % 15) as u8, (unique_x8 % 15) as u8],
         ..rec
     }
 }
@@ -380,7 +407,7 @@ fn merge_reports_tampered_records() {
     );
     // A run on that ledger counts the unit again; merge then totals it and still names the
     // ignored line.
-    let out = queens(&["ledger-count", "10", "--ledger", &name]);
+    let out = queens(&["count", "10", "--ledger", &name]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(stdout(&out).starts_with("N = 10: 724 solutions, 92 unique\n"));
     assert!(stderr(&out).contains(&format!("note: {name}:5: line ignored (checksum mismatch")));
@@ -453,7 +480,7 @@ fn merge_reports_tampered_records() {
 
     // A unit duplicated with a different (self-consistent) result, in a second file.
     let other = dir.join("other.ledger");
-    let dup = with_counts(rec, rec.count.solutions + 1, rec.count.unique);
+    let dup = with_counts(rec, rec.count.solutions + 1, rec.count.unique_x8);
     assert!(dup.residues_agree());
     write_lines(
         &other,
@@ -463,13 +490,13 @@ fn merge_reports_tampered_records() {
     assert_eq!(code, Some(1), "{text}");
     assert!(
         text.contains(&format!(
-            "{}:2: unit {}: solutions {}, unique {} conflict with solutions {}, unique {} at {}:5",
+            "{}:2: unit {}: solutions {}, unique_x8 {} conflict with solutions {}, unique_x8 {} at {}:5",
             other.display(),
             rec.first,
             rec.count.solutions + 1,
-            rec.count.unique,
+            rec.count.unique_x8,
             rec.count.solutions,
-            rec.count.unique,
+            rec.count.unique_x8,
             good.display()
         )),
         "{text}"
@@ -482,7 +509,7 @@ fn merge_reports_tampered_records() {
 
     // A ledger of another N, and one of another plan of the same N.
     let nine = dir.join("nine.ledger");
-    let out = queens(&["ledger-count", "9", "--ledger", nine.to_str().unwrap()]);
+    let out = queens(&["count", "9", "--ledger", nine.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
     let (code, text) = merge_cli(&[&good, &nine]);
     assert_eq!(code, Some(1), "{text}");
@@ -531,11 +558,11 @@ fn runs_refuse_foreign_ledgers_and_bad_shards() {
     let dir = scratch("refuse");
     let path = dir.join("ten.ledger");
     let ledger = path.to_str().unwrap();
-    let out = queens(&["ledger-count", "10", "--ledger", ledger]);
+    let out = queens(&["count", "10", "--ledger", ledger]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(stdout(&out).starts_with("N = 10: 724 solutions, 92 unique\n"));
     // Another N on the same ledger.
-    let out = queens(&["ledger-count", "11", "--ledger", ledger]);
+    let out = queens(&["count", "11", "--ledger", ledger]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains(&format!(
         "error: {ledger}:1: ledger is for N = 10, not N = 11"
@@ -543,7 +570,7 @@ fn runs_refuse_foreign_ledgers_and_bad_shards() {
     // Not a ledger at all.
     let junk = dir.join("junk.txt");
     std::fs::write(&junk, "hello\nworld\n").unwrap();
-    let out = queens(&["ledger-count", "10", "--ledger", junk.to_str().unwrap()]);
+    let out = queens(&["count", "10", "--ledger", junk.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).contains("1: not a queens ledger"),
@@ -557,17 +584,17 @@ fn runs_refuse_foreign_ledgers_and_bad_shards() {
     );
     // Shards out of range or malformed, and a shard without a ledger.
     for bad in ["4/4", "1/0", "a/4", "2"] {
-        let out = queens(&["ledger-count", "10", "--shard", bad, "--ledger", ledger]);
+        let out = queens(&["count", "10", "--shard", bad, "--ledger", ledger]);
         assert_eq!(out.status.code(), Some(2), "{bad}");
         assert!(stderr(&out).contains("error:"), "{bad}");
     }
-    let out = queens(&["ledger-count", "10", "--shard", "4/4", "--ledger", ledger]);
+    let out = queens(&["count", "10", "--shard", "4/4", "--ledger", ledger]);
     assert!(
         stderr(&out).contains("I must be 0 to 3"),
         "{}",
         stderr(&out)
     );
-    let out = queens(&["ledger-count", "10", "--shard", "1/4"]);
+    let out = queens(&["count", "10", "--shard", "1/4"]);
     assert_eq!(out.status.code(), Some(2));
     let out = queens(&["plan", "10", "--shard", "7/7"]);
     assert_eq!(out.status.code(), Some(2));
@@ -590,7 +617,7 @@ fn a_time_limit_stops_between_units_and_the_run_resumes() {
     let path = dir.join("limited.ledger");
     let ledger = path.to_str().unwrap();
     let out = queens(&[
-        "ledger-count",
+        "count",
         "12",
         "--time-limit",
         "0",
@@ -614,7 +641,7 @@ fn a_time_limit_stops_between_units_and_the_run_resumes() {
         "{}",
         stdout(&out)
     );
-    let out = queens(&["ledger-count", "12", "--ledger", ledger]);
+    let out = queens(&["count", "12", "--ledger", ledger]);
     assert_eq!(out.status.code(), Some(0));
     assert!(stdout(&out).starts_with("N = 12: 14200 solutions, 1787 unique\n"));
     let _ = std::fs::remove_dir_all(&dir);
@@ -649,7 +676,7 @@ fn first_column_count(n: usize, first: usize) -> UnitCount {
         if row == n {
             out.solutions += 1;
             let (canonical, _) = queens::board::canonical_columns(cols);
-            out.unique += u128::from(canonical == *cols);
+            out.unique_x8 += 8 * u128::from(canonical == *cols);
             return;
         }
         for c in 0..n {

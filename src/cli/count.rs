@@ -28,6 +28,9 @@ pub struct CountArgs {
     /// Stop after S seconds and print the partial count (marked partial).
     #[arg(long, value_name = "S", value_parser = parse_seconds)]
     pub time_limit: Option<Duration>,
+    /// Resumable and sharded counting.
+    #[command(flatten)]
+    pub ledger: super::ledger_run::LedgerArgs,
 }
 
 /// How `queens solutions` draws the solutions.
@@ -136,6 +139,15 @@ fn text_answer(counts: &Counts, seconds: f64) -> String {
 
 /// `queens count N`.
 pub fn run_count(args: &CountArgs) -> Result<ExitCode, Failure> {
+    if args.ledger.wanted() {
+        let options = Options {
+            threads: args.threads,
+            time_limit: args.time_limit,
+            cancel: Some(cancel_flag()),
+            progress: None,
+        };
+        return super::ledger_run::run_count(args.n, &args.ledger, &options, args.json);
+    }
     let start = Instant::now();
     let options = Options {
         threads: args.threads,

@@ -1,8 +1,7 @@
 //! `queens count N --ledger FILE [--shard I/K]`: resumable, sharded (and, with the `mpi`
 //! feature, distributed) counting through a ledger; see docs/scale.md.
 //!
-//! `count` calls [`run_count`] when [`LedgerArgs::wanted`]; the hidden `ledger-count` command
-//! runs the same code with its own arguments.
+//! `count` calls [`run_count`] when [`LedgerArgs::wanted`].
 
 use super::plan::{emit, parse_shard, plan_for};
 use super::{Failure, EXIT_INTERRUPTED, EXIT_NO_ANSWER};
@@ -49,41 +48,6 @@ impl LedgerArgs {
     pub fn uses_mpi(&self) -> bool {
         self.mpi || queens::mpi_run::launched_by_mpi()
     }
-}
-
-/// Arguments of the hidden `queens ledger-count` (the same as `count` with ledger options).
-#[derive(Args, Debug)]
-pub struct LedgerCountArgs {
-    /// Board size.
-    pub n: u32,
-    /// Worker threads (default: one per core). The counts do not depend on it.
-    #[arg(long, value_name = "T", default_value_t = 0)]
-    pub threads: usize,
-    /// Stop taking new units after S seconds; rerun with the same ledger to go on.
-    #[arg(long, value_name = "S", value_parser = super::parse_seconds)]
-    pub time_limit: Option<Duration>,
-    /// Print one JSON object.
-    #[arg(long)]
-    pub json: bool,
-    /// Ledger options.
-    #[command(flatten)]
-    pub ledger: LedgerArgs,
-}
-
-/// Runs the hidden `ledger-count` command.
-pub fn run(args: &LedgerCountArgs) -> Result<ExitCode, Failure> {
-    if !args.ledger.wanted() {
-        return Err(Failure::bad_input(
-            "ledger-count needs --ledger FILE (or --mpi)",
-        ));
-    }
-    let options = Options {
-        threads: args.threads,
-        time_limit: args.time_limit,
-        cancel: Some(super::cancel_flag()),
-        progress: None,
-    };
-    run_count(args.n, &args.ledger, &options, args.json)
 }
 
 /// The whole `count N` with ledger options: builds the plan, runs it (locally or over MPI),
@@ -207,7 +171,7 @@ pub fn print_report(
         let out = RunJson {
             n: m.n,
             solutions: complete.then_some(m.total.solutions),
-            unique: complete.then_some(m.total.unique),
+            unique: complete.then_some(m.total.unique()),
             complete,
             shard,
             ledger: ledger.map(|p| p.display().to_string()),
@@ -233,7 +197,8 @@ pub fn print_report(
             let _ = writeln!(
                 text,
                 "{what}: {} solutions, {} unique{tail}",
-                m.total.solutions, m.total.unique
+                m.total.solutions,
+                m.total.unique()
             );
         } else {
             let missing: u64 = m.missing.iter().map(|(a, b)| b - a + 1).sum();

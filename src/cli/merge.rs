@@ -91,7 +91,7 @@ fn json_text(report: &MergeReport, ledgers: usize) -> String {
         n: report.n,
         complete,
         solutions: complete.then_some(report.total.solutions),
-        unique: complete.then_some(report.total.unique),
+        unique: complete.then_some(report.total.unique()),
         units: report.plan_units,
         present: report.units_present,
         agreeing_duplicates: report.agreeing_duplicates,
@@ -134,7 +134,9 @@ fn text(report: &MergeReport, ledgers: usize) -> String {
         let _ = writeln!(
             out,
             "N = {}: {} solutions, {} unique",
-            report.n, report.total.solutions, report.total.unique
+            report.n,
+            report.total.solutions,
+            report.total.unique()
         );
         let _ = writeln!(
             out,

@@ -51,9 +51,6 @@ enum Command {
     Plan(plan::PlanArgs),
     /// Check ledgers of `count --ledger` runs and print the total, or what is missing.
     Merge(merge::MergeArgs),
-    /// `count N` through a ledger (the ledger options of `count`), for tests and scripts.
-    #[command(hide = true)]
-    LedgerCount(ledger_run::LedgerCountArgs),
 }
 
 /// Exit status for "the question has no answer".
@@ -194,7 +191,6 @@ pub fn main() -> ExitCode {
         Command::Verify(args) => verify::run(args),
         Command::Plan(args) => plan::run(args),
         Command::Merge(args) => merge::run(args),
-        Command::LedgerCount(args) => ledger_run::run(args),
     };
     match outcome {
         Ok(code) => code,

@@ -2,7 +2,7 @@
 
 use super::Failure;
 use clap::Args;
-use queens::ledger::{plan_checksum, Shard, TwoRowPlan, WorkPlan};
+use queens::ledger::{counter_plan, plan_checksum, Shard, WorkPlan};
 use serde::Serialize;
 use std::io::Write;
 use std::process::ExitCode;
@@ -10,8 +10,7 @@ use std::process::ExitCode;
 /// The work plan that `count --ledger`, `count --shard`, MPI runs and `merge` use for board size
 /// `n`. Swapping the counting engine is this one function.
 pub fn plan_for(n: u32) -> Result<Box<dyn WorkPlan>, Failure> {
-    TwoRowPlan::new(n)
-        .map(|p| Box::new(p) as Box<dyn WorkPlan>)
+    counter_plan(n)
         .ok_or_else(|| Failure::bad_input(format!("N = {n} is out of range: N must be 1 to 32")))
 }
 
