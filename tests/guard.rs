@@ -688,3 +688,28 @@ fn ctrl_c_prints_the_best_so_far_and_exits_130() {
     verify::guard(&MarkGrid::full(24, 24), &placement).unwrap();
     assert!(v["lower_bound"].as_u64().unwrap() <= 13);
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+    /// Any board of up to 5 x 5 with any marks: the solver's count equals the brute force, for
+    /// both rules, and its placement verifies (inside `solved`).
+    #[test]
+    fn any_small_board_matches_brute_force(
+        rows in 1usize..=5,
+        cols in 1usize..=5,
+        bits in proptest::prelude::any::<u32>(),
+        independent in proptest::prelude::any::<bool>(),
+    ) {
+        let marks = MarkGrid {
+            rows,
+            cols,
+            marked: (0..rows * cols).map(|i| bits >> i & 1 == 1).collect(),
+        };
+        let rule = if independent { Rule::Independent } else { Rule::Any };
+        proptest::prop_assert_eq!(
+            solved(&marks, rule, &one_thread()),
+            brute_force(&marks, independent)
+        );
+    }
+}

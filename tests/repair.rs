@@ -848,3 +848,37 @@ fn cli_judge_prints_earlier_cases_before_a_bad_one() {
         assert!(err.contains(needle), "{needle}: {err}");
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// Any 6 queens on a 6 x 6 board: the plan replays legally (inside `solve`), and its length
+    /// equals the true distance found by a meet-in-the-middle search over real moves when that
+    /// distance is at most 5 (otherwise it exceeds 5); R equals the brute-force relaxed count.
+    #[test]
+    fn any_6x6_placement_matches_search_over_real_moves(
+        squares in proptest::sample::subsequence((0..36u64).collect::<Vec<_>>(), 6)
+    ) {
+        let n = 6;
+        let s = squares.iter().fold(0u64, |a, &i| a | 1 << i);
+        let solutions = solutions_of(n);
+        let goal: Vec<u64> = solutions
+            .iter()
+            .map(|sol| sol.iter().fold(0u64, |a, &(r, c)| a | 1 << (r * n + c)))
+            .collect();
+        let near = ball(n, &goal, 3);
+        let p = position_of(n, s);
+        let plan = solve(&p, &Options::default());
+        proptest::prop_assert!(plan.optimal);
+        let here = ball(n, &[s], 2);
+        let truth = here
+            .iter()
+            .filter_map(|(t, &d1)| near.get(t).map(|&d2| (d1 + d2) as usize))
+            .min();
+        match truth {
+            Some(d) => proptest::prop_assert_eq!(plan.moves, d),
+            None => proptest::prop_assert!(plan.moves > 5),
+        }
+        proptest::prop_assert_eq!(plan.relaxed, brute_relaxed(n, &squares_of(n, s), &solutions));
+    }
+}
