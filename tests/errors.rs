@@ -83,3 +83,46 @@ rows! {
     judge_unknown: ["judge", "uva999"] => 2, "", "unknown judge problem 'uva999'";
     verify_bad_kind: ["verify", "sudoku", "a", "b"] => 2, "", "error:";
 }
+
+/// Starts `queens ARGS`, sends it SIGINT (as Ctrl-C does) after `after`, and returns its exit
+/// status and stdout.
+fn interrupted(args: &[&str], after: std::time::Duration) -> (Option<i32>, String) {
+    let child = Command::new(env!("CARGO_BIN_EXE_queens"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(after);
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn ctrl_c_prints_the_partial_count_and_exits_130() {
+    let (code, stdout) = interrupted(
+        &["count", "22", "--json"],
+        std::time::Duration::from_millis(1500),
+    );
+    assert_eq!(code, Some(130), "{stdout}");
+    assert!(stdout.contains("\"complete\":false"), "{stdout}");
+}
+
+#[test]
+fn ctrl_c_prints_the_best_guard_so_far_and_exits_130() {
+    let (code, stdout) = interrupted(
+        &["guard", "--full", "24", "--json"],
+        std::time::Duration::from_millis(1000),
+    );
+    assert_eq!(code, Some(130), "{stdout}");
+    assert!(stdout.contains("\"optimal\":false"), "{stdout}");
+    assert!(stdout.contains("\"lower_bound\""), "{stdout}");
+}
