@@ -381,32 +381,28 @@ fn last_three(full: u32, cols: u32, ld: u64, rd: u64, s1: u32, s2: u32) -> u64 {
     ways as u64
 }
 
-/// Whether the free rows at `offsets` below the current one (all the rows left) can still be
-/// filled as far as single rows and single columns tell: each has a free square (given the
+/// Whether the four free rows at `offsets` below the current one (all the rows left) can still
+/// be filled as far as single rows and single columns tell: each has a free square (given the
 /// diagonals of the queens placed) and each free column is free in one of them.
 #[inline(always)]
-fn rows_can_be_filled<const K: usize>(
-    full: u32,
-    cols: u32,
-    ld: u64,
-    rd: u64,
-    offsets: &[u32; K],
-) -> bool {
+fn four_rows_can_be_filled(full: u32, cols: u32, ld: u64, rd: u64, offsets: &[u32; 4]) -> bool {
     let free = !cols & full;
-    let mut covered = 0u32;
-    let mut every_row = true;
-    for &o in offsets {
-        let row = !((ld >> o) as u32 | ((rd << o) >> 32) as u32) & free;
-        every_row &= row != 0;
-        covered |= row;
-    }
-    every_row & (covered == free)
+    let row = |o: u32| !((ld >> o) as u32 | ((rd << o) >> 32) as u32) & free;
+    let (r0, r1, r2, r3) = (
+        row(offsets[0]),
+        row(offsets[1]),
+        row(offsets[2]),
+        row(offsets[3]),
+    );
+    // The smallest of the four masks is zero exactly when one of them is.
+    let smallest = r0.min(r1).min(r2.min(r3));
+    ((r0 | r1 | r2 | r3) == free) & (smallest != 0)
 }
 
 /// The depth-first search over `start.len >= 2` free rows of a unit whose solutions all lie in
 /// classes of 8; returns the number of solutions. The current row's masks live in registers;
 /// the stack holds those of the rows above, with the squares still to try there. A queen that
-/// leaves four rows is placed only if those rows pass [`rows_can_be_filled`]; a queen that leaves
+/// leaves four rows is placed only if those rows pass [`four_rows_can_be_filled`]; a queen that leaves
 /// three is not placed at all: [`last_three`] counts the ways to finish.
 fn search(start: &Start, deadline: &Deadline) -> Option<u64> {
     let full = start.full;
@@ -471,7 +467,7 @@ fn search(start: &Start, deadline: &Deadline) -> Option<u64> {
         let next_rd = (rd | (bit as u64) << 32) << shift;
         let next_free = !(next_cols | next_ld as u32 | (next_rd >> 32) as u32) & full;
         let promising = if d + 1 == last {
-            rows_can_be_filled(full, next_cols, next_ld, next_rd, &four_rows)
+            four_rows_can_be_filled(full, next_cols, next_ld, next_rd, &four_rows)
         } else {
             next_free != 0
         };
