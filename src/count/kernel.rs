@@ -223,11 +223,10 @@ pub(crate) fn count_start(start: &Start, deadline: &Deadline) -> Option<UnitCoun
             }
         }
         _ if start.half_turn => {
-            search::<true>(start, deadline, &mut counts)?;
+            search_classifying(start, deadline, &mut counts)?;
         }
         _ => {
-            let found = search::<false>(start, deadline, &mut counts)?;
-            counts.found[3] += found;
+            counts.found[3] += search(start, deadline)?;
         }
     }
     Some(counts)
@@ -252,15 +251,11 @@ fn last_two(full: u32, cols: u32, ld: u64, rd: u64, shift: u32) -> u64 {
     found
 }
 
-/// The depth-first search over `start.len >= 2` free rows. Returns the number of solutions;
-/// with `CLASSIFY`, also records each solution's class in `counts` (for the rare units whose
-/// constellation is half-turn symmetric). The current row's masks live in registers; the stack
-/// holds those of the rows above, with the squares still to try there.
-fn search<const CLASSIFY: bool>(
-    start: &Start,
-    deadline: &Deadline,
-    counts: &mut UnitCounts,
-) -> Option<u64> {
+/// The depth-first search over `start.len >= 2` free rows for the rare units whose
+/// constellation is half-turn symmetric: records each solution's class in `counts` and returns
+/// the number of solutions. The current row's masks live in registers; the stack holds those of
+/// the rows above, with the squares still to try there.
+fn search_classifying(start: &Start, deadline: &Deadline, counts: &mut UnitCounts) -> Option<u64> {
     let n = start.n as usize;
     let full = start.full;
     let len = start.len;
@@ -281,18 +276,6 @@ fn search<const CLASSIFY: bool>(
     let mut d = 0usize;
     let mut poll = POLL_INTERVAL;
     loop {
-        if !CLASSIFY && d + 1 == last {
-            // Three free rows left: finish them with registers only.
-            let shift2 = step[(d + 1) & 31];
-            while here != 0 {
-                let bit = here & here.wrapping_neg();
-                here ^= bit;
-                let c1 = cols | bit;
-                let l1 = (ld | bit as u64) >> shift;
-                let r1 = (rd | (bit as u64) << 32) << shift;
-                found += last_two(full, c1, l1, r1, shift2);
-            }
-        }
         if d == last {
             // The last two free rows: every queen on the first leaves at most one square on the
             // second, so count the placements that leave one.
@@ -304,16 +287,12 @@ fn search<const CLASSIFY: bool>(
                     | ((ld | bit as u64) >> shift) as u32
                     | (((rd | (bit as u64) << 32) << shift) >> 32) as u32)
                     & full;
-                if CLASSIFY {
-                    if next_free != 0 {
-                        board[start.rows[d & 31] as usize & 31] = bit.trailing_zeros() as u8;
-                        board[start.rows[(d + 1) & 31] as usize & 31] =
-                            next_free.trailing_zeros() as u8;
-                        classify(n, &board, counts);
-                        found += 1;
-                    }
-                } else {
-                    found += (next_free != 0) as u64;
+                if next_free != 0 {
+                    board[start.rows[d & 31] as usize & 31] = bit.trailing_zeros() as u8;
+                    board[start.rows[(d + 1) & 31] as usize & 31] =
+                        next_free.trailing_zeros() as u8;
+                    classify(n, &board, counts);
+                    found += 1;
                 }
             }
         }
@@ -343,9 +322,156 @@ fn search<const CLASSIFY: bool>(
         let next_rd = (rd | (bit as u64) << 32) << shift;
         let next_free = !(next_cols | next_ld as u32 | (next_rd >> 32) as u32) & full;
         if next_free != 0 {
-            if CLASSIFY {
-                board[start.rows[d & 31] as usize & 31] = bit.trailing_zeros() as u8;
+            board[start.rows[d & 31] as usize & 31] = bit.trailing_zeros() as u8;
+            stack_free[d & 31] = here;
+            stack_cols[d & 31] = cols;
+            stack_ld[d & 31] = ld;
+            stack_rd[d & 31] = rd;
+            d += 1;
+            here = next_free;
+            cols = next_cols;
+            ld = next_ld;
+            rd = next_rd;
+            shift = step[d & 31];
+        }
+    }
+    Some(found)
+}
+
+/// The number of ways to finish the last three free rows, `s1` and `s1 + s2` rows below the
+/// current one, from the masks at the current row. Exactly three columns are free; each of the
+/// six ways to give them to the three rows is checked without branches: every queen must be
+/// on a free square of its row (the diagonals of the queens above), and no two of the three
+/// may share a diagonal.
+#[inline(always)]
+fn last_three(full: u32, cols: u32, ld: u64, rd: u64, s1: u32, s2: u32) -> u64 {
+    let free = !cols & full;
+    let s12 = s1 + s2;
+    let row0 = !(ld as u32 | (rd >> 32) as u32) & free;
+    let row1 = !((ld >> s1) as u32 | ((rd << s1) >> 32) as u32) & free;
+    let row2 = !((ld >> s12) as u32 | ((rd << s12) >> 32) as u32) & free;
+    let x1 = free & free.wrapping_neg();
+    let rest = free ^ x1;
+    let x2 = rest & rest.wrapping_neg();
+    let x3 = rest ^ x2;
+    let (p1, p2, p3) = (
+        x1.trailing_zeros(),
+        x2.trailing_zeros(),
+        x3.trailing_zeros(),
+    );
+    // Column distances of the three pairs (as unsigned; x1 < x2 < x3).
+    let (d12, d13, d23) = (
+        p2.wrapping_sub(p1),
+        p3.wrapping_sub(p1),
+        p3.wrapping_sub(p2),
+    );
+    let on = |row: u32, x: u32| (row & x != 0) as u32;
+    let (a1, a2, a3) = (on(row0, x1), on(row0, x2), on(row0, x3));
+    let (b1, b2, b3) = (on(row1, x1), on(row1, x2), on(row1, x3));
+    let (c1, c2, c3) = (on(row2, x1), on(row2, x2), on(row2, x3));
+    // Whether a pair at column distance `d` may stand in rows `gap` apart.
+    let apart = |d: u32, gap: u32| (d != gap) as u32;
+    // Rows 0 and 1 are s1 apart, rows 1 and 2 are s2 apart, rows 0 and 2 are s12 apart.
+    let ways = (a1 & b2 & c3 & apart(d12, s1) & apart(d23, s2) & apart(d13, s12))
+        + (a1 & b3 & c2 & apart(d13, s1) & apart(d23, s2) & apart(d12, s12))
+        + (a2 & b1 & c3 & apart(d12, s1) & apart(d13, s2) & apart(d23, s12))
+        + (a2 & b3 & c1 & apart(d23, s1) & apart(d13, s2) & apart(d12, s12))
+        + (a3 & b1 & c2 & apart(d13, s1) & apart(d12, s2) & apart(d23, s12))
+        + (a3 & b2 & c1 & apart(d23, s1) & apart(d12, s2) & apart(d13, s12));
+    ways as u64
+}
+
+/// Whether the four free rows at `offsets` below the current one (all the rows left) can still
+/// be filled as far as single rows and single columns tell: each has a free square (given the
+/// diagonals of the queens placed) and each free column is free in one of them.
+#[inline(always)]
+fn four_rows_can_be_filled(full: u32, cols: u32, ld: u64, rd: u64, offsets: &[u32; 4]) -> bool {
+    let free = !cols & full;
+    let row = |o: u32| !((ld >> o) as u32 | ((rd << o) >> 32) as u32) & free;
+    let (r0, r1, r2, r3) = (
+        row(offsets[0]),
+        row(offsets[1]),
+        row(offsets[2]),
+        row(offsets[3]),
+    );
+    // The smallest of the four masks is zero exactly when one of them is.
+    let smallest = r0.min(r1).min(r2.min(r3));
+    ((r0 | r1 | r2 | r3) == free) & (smallest != 0)
+}
+
+/// The depth-first search over `start.len >= 2` free rows of a unit whose solutions all lie in
+/// classes of 8; returns the number of solutions. The current row's masks live in registers;
+/// the stack holds those of the rows above, with the squares still to try there. A queen that
+/// leaves four rows is placed only if those rows pass [`four_rows_can_be_filled`]; a queen that leaves
+/// three is not placed at all: [`last_three`] counts the ways to finish.
+fn search(start: &Start, deadline: &Deadline) -> Option<u64> {
+    let full = start.full;
+    let len = start.len;
+    let mut step = [0u32; 32];
+    for (d, pair) in start.rows[..len].windows(2).enumerate() {
+        step[d] = (pair[1] - pair[0]) as u32;
+    }
+    let (mut cols, mut ld, mut rd) = (start.cols, start.ld, start.rd);
+    match len {
+        2 => return Some(last_two(full, cols, ld, rd, step[0])),
+        3 => return Some(last_three(full, cols, ld, rd, step[0], step[1])),
+        _ => {}
+    }
+    // At depth `last` four rows are left; the children there are finished by `last_three`.
+    let last = len - 4;
+    let (s1, s2) = (step[(len - 3) & 31], step[(len - 2) & 31]);
+    let s0 = step[(len - 4) & 31];
+    let four_rows = [0, s0, s0 + s1, s0 + s1 + s2];
+    let mut stack_free = [0u32; 32];
+    let mut stack_cols = [0u32; 32];
+    let mut stack_ld = [0u64; 32];
+    let mut stack_rd = [0u64; 32];
+    let mut here = start.free_mask(cols, ld, rd);
+    let mut shift = step[0];
+    let mut found = 0u64;
+    let mut d = 0usize;
+    let mut poll = POLL_INTERVAL;
+    loop {
+        if d == last {
+            while here != 0 {
+                let bit = here & here.wrapping_neg();
+                here ^= bit;
+                let next_ld = (ld | bit as u64) >> shift;
+                let next_rd = (rd | (bit as u64) << 32) << shift;
+                found += last_three(full, cols | bit, next_ld, next_rd, s1, s2);
             }
+        }
+        if here == 0 {
+            if d == 0 {
+                break;
+            }
+            d -= 1;
+            here = stack_free[d & 31];
+            cols = stack_cols[d & 31];
+            ld = stack_ld[d & 31];
+            rd = stack_rd[d & 31];
+            shift = step[d & 31];
+            poll -= 1;
+            if poll == 0 {
+                poll = POLL_INTERVAL;
+                if deadline.reached() {
+                    return None;
+                }
+            }
+            continue;
+        }
+        let bit = here & here.wrapping_neg();
+        here ^= bit;
+        let next_cols = cols | bit;
+        let next_ld = (ld | bit as u64) >> shift;
+        let next_rd = (rd | (bit as u64) << 32) << shift;
+        let next_free = !(next_cols | next_ld as u32 | (next_rd >> 32) as u32) & full;
+        let promising = if d + 1 == last {
+            four_rows_can_be_filled(full, next_cols, next_ld, next_rd, &four_rows)
+        } else {
+            next_free != 0
+        };
+        if promising {
             stack_free[d & 31] = here;
             stack_cols[d & 31] = cols;
             stack_ld[d & 31] = ld;
