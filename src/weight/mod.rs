@@ -22,12 +22,14 @@
 
 mod assign;
 mod heuristic;
+mod lanes;
 mod search;
 
-use crate::board::{Square, MAX_SIDE};
+use crate::board::Square;
 use crate::verify::Violation;
 use crate::Options;
 use assign::{Cost, Duals};
+use lanes::Lanes;
 use search::{Incumbent, Node, Problem, Shared, Worker};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -83,8 +85,8 @@ impl Placement {
 /// Why [`best`] gave no placement.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum WeightError {
-    /// The grid's side is outside `1..=64`.
-    #[error("a {n}x{n} grid is not supported: the side must be from 1 to {MAX_SIDE}")]
+    /// The grid's side is outside `1..=`[`MAX_WEIGHT_SIDE`].
+    #[error("a {n}x{n} grid is not supported: the side must be from 1 to {MAX_WEIGHT_SIDE}")]
     UnsupportedSize {
         /// The side given.
         n: usize,
@@ -129,11 +131,11 @@ pub fn verify(grid: &WeightGrid, placement: &Placement) -> Result<(), Violation>
 /// `optimal = false` and a proven upper `bound`. The placement returned with `optimal = true`
 /// is the same for every thread count. Sums are exact for any `i64` weights.
 ///
-/// Errors: [`WeightError::UnsupportedSize`] for N = 0 or N > 64, [`WeightError::NoPlacement`]
+/// Errors: [`WeightError::UnsupportedSize`] for N = 0 or N > [`MAX_WEIGHT_SIDE`], [`WeightError::NoPlacement`]
 /// for N = 2 and 3, [`WeightError::Malformed`] when `cells.len() != n * n`.
 pub fn best(grid: &WeightGrid, options: &Options) -> Result<Placement, WeightError> {
     let n = grid.n;
-    if n == 0 || n > MAX_SIDE {
+    if n == 0 || n > MAX_WEIGHT_SIDE {
         return Err(WeightError::UnsupportedSize { n });
     }
     if grid.cells.len() != n * n {
@@ -169,10 +171,17 @@ pub fn best(grid: &WeightGrid, options: &Options) -> Result<Placement, WeightErr
         .collect();
     let widest = costs.iter().copied().max().unwrap_or(0);
     let tuning = Tuning::default();
-    let outcome = if widest <= 1 << 36 {
-        solve::<i64>(n, &costs, options, tuning)
+    let narrow_costs = widest <= 1 << 36;
+    let outcome = if n <= <u64 as Lanes>::WIDTH {
+        if narrow_costs {
+            solve::<i64, u64>(n, &costs, options, tuning)
+        } else {
+            solve::<i128, u64>(n, &costs, options, tuning)
+        }
+    } else if narrow_costs {
+        solve_wide::<i64>(n, &costs, options, tuning)
     } else {
-        solve::<i128>(n, &costs, options, tuning)
+        solve_wide::<i128>(n, &costs, options, tuning)
     };
     let queens: Vec<Square> = outcome
         .cols
@@ -197,6 +206,10 @@ pub fn best(grid: &WeightGrid, options: &Options) -> Result<Placement, WeightErr
         cancelled: outcome.cancelled && !optimal,
     })
 }
+
+/// The largest side [`best`] accepts. Boards up to 64 are searched on 64-bit row and column
+/// sets, wider ones (up to 128) on 128-bit sets.
+pub const MAX_WEIGHT_SIDE: usize = 128;
 
 /// Scale of the costs inside the search, so that integer multipliers can take small steps.
 const SCALE: i128 = 64;
@@ -240,8 +253,14 @@ struct Outcome {
     cancelled: bool,
 }
 
-/// Minimises the cost of a placement with costs held in type `T` (wide enough for the grid).
-fn solve<T: Cost>(n: usize, costs: &[i128], options: &Options, tuning: Tuning) -> Outcome {
+/// Minimises the cost of a placement with costs held in type `T` (wide enough for the grid) and
+/// row and column sets held in `L` (at least `n` bits).
+fn solve<T: Cost, L: Lanes>(
+    n: usize,
+    costs: &[i128],
+    options: &Options,
+    tuning: Tuning,
+) -> Outcome {
     let deadline = options.deadline();
     let scale = T::from_i128(SCALE);
     let true_cost: Vec<T> = costs.iter().map(|&c| T::from_i128(c * SCALE)).collect();
@@ -253,7 +272,7 @@ fn solve<T: Cost>(n: usize, costs: &[i128], options: &Options, tuning: Tuning) -
     };
     let mut start = heuristic::construction(n);
     heuristic::swap_descent(&mut start, |r, c| costs[r * n + c], 64);
-    let (lambda, found) = multipliers(n, &true_cost, scale, &start, costs, &deadline);
+    let (lambda, found) = multipliers::<T, L>(n, &true_cost, scale, &start, costs, &deadline);
     if let Some(better) = found {
         if cost_of(&better) < cost_of(&start) {
             start = better;
@@ -272,7 +291,7 @@ fn solve<T: Cost>(n: usize, costs: &[i128], options: &Options, tuning: Tuning) -
     }
     let problem = Problem {
         n,
-        full: if n == 64 { u64::MAX } else { (1 << n) - 1 },
+        full: L::low(n),
         cost,
         true_cost,
         lambda_total,
@@ -361,7 +380,7 @@ fn solve<T: Cost>(n: usize, costs: &[i128], options: &Options, tuning: Tuning) -
     // The Polyak target of the subproblems' multipliers: fixed now, so that they do not depend
     // on timing.
     let target = shared.best.lock().unwrap_or_else(|e| e.into_inner()).cost;
-    options.run_in_pool(|| {
+    in_pool::<L, _>(options, || {
         let threads = rayon::current_num_threads().max(1);
         rayon::scope(|scope| {
             for _ in 0..threads {
@@ -406,10 +425,49 @@ fn solve<T: Cost>(n: usize, costs: &[i128], options: &Options, tuning: Tuning) -
     finish(open, node_count.load(Ordering::Relaxed))
 }
 
+/// Stack size of the threads that search boards wider than 64: a search node then holds
+/// 128-entry arrays (about 7 KiB) and the depth-first search nests up to 128 of them.
+const WIDE_STACK: usize = 256 << 20;
+
+/// [`solve`] on 128-bit row and column sets, on a thread with a stack deep enough for it (the
+/// caller's may be small, e.g. a test thread's).
+fn solve_wide<T: Cost>(n: usize, costs: &[i128], options: &Options, tuning: Tuning) -> Outcome {
+    std::thread::scope(|scope| {
+        let solver = std::thread::Builder::new()
+            .name("queens-weight".into())
+            .stack_size(WIDE_STACK)
+            .spawn_scoped(scope, || solve::<T, u128>(n, costs, options, tuning));
+        match solver {
+            Ok(handle) => handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            // No thread to be had: try on this one.
+            Err(_) => solve::<T, u128>(n, costs, options, tuning),
+        }
+    })
+}
+
+/// Runs the parallel phase of [`solve`] on `options.threads` workers. Boards that fit 64 bits
+/// use [`Options::run_in_pool`]; wider ones get a pool of the same size whose threads have
+/// [`WIDE_STACK`] (rayon's default size when `options.threads` is 0).
+fn in_pool<L: Lanes, R: Send>(options: &Options, work: impl FnOnce() -> R + Send) -> R {
+    if L::WIDTH <= 64 {
+        return options.run_in_pool(work);
+    }
+    match rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads)
+        .stack_size(WIDE_STACK)
+        .build()
+    {
+        Ok(pool) => pool.install(work),
+        Err(_) => work(),
+    }
+}
+
 /// Lagrange multipliers for the diagonal constraints (indices `0..2n-1`: diagonals
 /// `c - r + n - 1`; `2n-1..4n-2`: anti-diagonals `r + c`), tuned by projected subgradient steps
 /// on the assignment relaxation. Also returns the best non-attacking assignment met on the way.
-fn multipliers<T: Cost>(
+fn multipliers<T: Cost, L: Lanes>(
     n: usize,
     true_cost: &[T],
     scale: T,
@@ -432,10 +490,10 @@ fn multipliers<T: Cost>(
     let mut best_lower = i128::MIN;
     let mut theta = 2.0f64;
     let mut stale = 0;
-    let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
-    let mut allowed = [0u64; 64];
-    for a in allowed.iter_mut().take(n) {
-        *a = full;
+    let full = L::low(n);
+    let mut allowed = L::array(L::EMPTY);
+    for r in 0..n {
+        allowed[r] = full;
     }
     let iterations = 40 + 4 * n;
     let mut cost = true_cost.to_vec();
@@ -451,7 +509,7 @@ fn multipliers<T: Cost>(
             }
         }
         let total_lambda: i128 = lambda.iter().map(|l| l.to_i128()).sum();
-        let Some((duals, value)) = Duals::solve(full, &allowed, &cost, n) else {
+        let Some((duals, value)) = Duals::<T, L>::solve(full, &allowed, &cost, n) else {
             break;
         };
         let lower = value.to_i128() - total_lambda;
@@ -473,7 +531,7 @@ fn multipliers<T: Cost>(
             count[lines + r + c] += 1;
         }
         if count.iter().all(|&k| k <= 1) {
-            let cols: Vec<u8> = duals.row_match[..n].to_vec();
+            let cols: Vec<u8> = duals.row_match.as_ref()[..n].to_vec();
             let c: i128 = (0..n)
                 .map(|r| costs[r * n + cols[r] as usize])
                 .sum::<i128>()
