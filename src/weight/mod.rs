@@ -392,11 +392,16 @@ fn solve<T: Cost, L: Lanes>(
                     let mut worker = Worker::new(&problem, &shared, i + 1, u64::MAX);
                     let open = if worker.can_prune(&frontier[i]) {
                         None
-                    } else if shared.stop.load(Ordering::Relaxed) {
+                    } else if shared.stop.load(Ordering::Relaxed) || deadline.reached() {
+                        shared.stop.store(true, Ordering::Relaxed);
                         Some(frontier[i].lb)
-                    } else if let Some((sub, node)) =
-                        search::retune(&problem, &frontier[i], target, tuning.retune_steps)
-                    {
+                    } else if let Some((sub, node)) = search::retune(
+                        &problem,
+                        &frontier[i],
+                        target,
+                        tuning.retune_steps,
+                        &deadline,
+                    ) {
                         let mut inner = Worker::new(&sub, &shared, i + 1, u64::MAX);
                         let open = inner.search(&node);
                         worker.nodes += inner.nodes;
@@ -595,7 +600,9 @@ mod tests {
         go(n, 0, &mut Vec::new(), costs)
     }
 
-    fn run_split(
+    /// [`solve`] on row and column sets of type `L`, with small phases so that the split and
+    /// the parallel search are exercised on small boards.
+    fn run_split<L: Lanes>(
         n: usize,
         costs: &[i128],
         threads: usize,
@@ -609,9 +616,9 @@ mod tests {
         };
         let options = Options::with_threads(threads);
         let outcome = if costs.iter().all(|&c| c <= 1 << 36) {
-            solve::<i64>(n, costs, &options, tuning)
+            solve::<i64, L>(n, costs, &options, tuning)
         } else {
-            solve::<i128>(n, costs, &options, tuning)
+            solve::<i128, L>(n, costs, &options, tuning)
         };
         (outcome.cost, outcome.proven_cost, outcome.cols)
     }
@@ -634,7 +641,7 @@ mod tests {
             let true_cost: Vec<i64> = costs.iter().map(|&c| (c * SCALE) as i64).collect();
             let problem = Problem {
                 n,
-                full: (1 << n) - 1,
+                full: (1u64 << n) - 1,
                 cost: true_cost.clone(),
                 true_cost,
                 lambda_total: 0,
@@ -643,7 +650,10 @@ mod tests {
             };
             let root = Node::root(&problem).unwrap();
             assert!(i128::from(root.lb) <= want);
-            if let Some((sub, node)) = search::retune(&problem, &root, (want * 2) as i64, 50) {
+            let never = crate::Deadline::never();
+            if let Some((sub, node)) =
+                search::retune(&problem, &root, (want * 2) as i64, 50, &never)
+            {
                 let lower = i128::from(node.lb - sub.lambda_total);
                 assert!(lower <= want, "trial {trial}: {lower} > {want}");
                 assert!(lower > i128::from(root.lb));
@@ -671,13 +681,35 @@ mod tests {
                 if spread == 0 { 0 } else { (x as i128).rem_euclid(spread) }
             }).collect();
             let want = brute_cost(n, &costs);
-            let (cost, bound, cols) = run_split(n, &costs, 1, frontier);
+            let (cost, bound, cols) = run_split::<u64>(n, &costs, 1, frontier);
             prop_assert_eq!(Some(cost), want);
             prop_assert_eq!(bound, cost);
             let recomputed: i128 = cols.iter().enumerate().map(|(r, &c)| costs[r * n + c as usize]).sum();
             prop_assert_eq!(recomputed, cost);
-            let two = run_split(n, &costs, 2, frontier);
+            let two = run_split::<u64>(n, &costs, 2, frontier);
             prop_assert_eq!(two, (cost, bound, cols));
+        }
+
+        /// The search on 128-bit sets (the one for boards wider than 64) agrees with
+        /// enumeration and returns the very placement of the 64-bit search, on 1 and 2 threads.
+        #[test]
+        fn wide_search_matches_enumeration_and_the_narrow_search(
+            n in 4usize..=9,
+            seed in any::<u64>(),
+            spread in prop_oneof![Just(0i128), Just(3), Just(100), Just(1i128 << 64)],
+            frontier in 1usize..40,
+        ) {
+            let mut x = seed | 1;
+            let costs: Vec<i128> = (0..n * n).map(|_| {
+                x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+                if spread == 0 { 0 } else { (x as i128).rem_euclid(spread) }
+            }).collect();
+            let want = brute_cost(n, &costs);
+            let wide = run_split::<u128>(n, &costs, 1, frontier);
+            prop_assert_eq!(Some(wide.0), want);
+            prop_assert_eq!(wide.1, wide.0);
+            prop_assert_eq!(&wide, &run_split::<u64>(n, &costs, 1, frontier));
+            prop_assert_eq!(&wide, &run_split::<u128>(n, &costs, 2, frontier));
         }
     }
 }

@@ -347,12 +347,14 @@ impl<'a, T: Cost, L: Lanes> Worker<'a, T, L> {
 /// steps on its own assignment relaxation (lines held by placed queens get multiplier 0), with
 /// `upper` (a true scaled cost) as the Polyak target. Returns the subproblem with its own costs
 /// and the node re-solved under them, when that bound is stronger than the inherited one.
-/// Depends only on its arguments, so it keeps the search deterministic.
+/// Depends only on its arguments, so it keeps the search deterministic, unless `deadline`
+/// passes first: then it gives up (`None`), as the search that follows stops at once anyway.
 pub(crate) fn retune<T: Cost, L: Lanes>(
     p: &Problem<T, L>,
     node: &Node<T, L>,
     upper: T,
     iterations: usize,
+    deadline: &Deadline,
 ) -> Option<(Problem<T, L>, Node<T, L>)> {
     let n = p.n;
     let lines = 2 * n - 1;
@@ -384,6 +386,9 @@ pub(crate) fn retune<T: Cost, L: Lanes>(
     let mut theta = 1.0f64;
     let mut stale = 0;
     for _ in 0..iterations {
+        if deadline.reached() {
+            return None;
+        }
         for r in bits(node.rows_free) {
             for c in bits(node.allowed[r]) {
                 cost[r * n + c] =
