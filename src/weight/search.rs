@@ -337,10 +337,84 @@ impl<'a, T: Cost, L: Lanes> Worker<'a, T, L> {
         out
     }
 
+    /// The child placing a queen on `(r, c)` (an open square of a free row), or `None` when it
+    /// cannot hold a placement better than the incumbent.
+    pub fn place(&mut self, node: &Node<T, L>, r: usize, c: usize) -> Option<Node<T, L>> {
+        if !node.rows_free.has(r) || !node.allowed[r].has(c) {
+            return None;
+        }
+        let reduced = self.p.cost[r * self.p.n + c] - node.duals.u[r] - node.duals.v[c];
+        let lb = node.lb + reduced;
+        if self.prunable(lb) {
+            return None;
+        }
+        self.child(node, r, c, lb)
+    }
+
     /// Whether a node (e.g. a frontier node) can be dropped without search.
     pub fn can_prune(&self, node: &Node<T, L>) -> bool {
         node.rows_free != L::EMPTY && self.prunable(node.lb)
     }
+}
+
+/// Large-neighbourhood search around the incumbent, for boards too large to prove: `rounds`
+/// times, keep the incumbent's queens outside `free` chosen rows (a band of consecutive rows or
+/// a scattered set, alternately), and search the placements of the freed rows exactly by this
+/// module's branch and bound, for at most `node_limit` nodes. A better placement found becomes
+/// the incumbent (rank 0). Deterministic (the rows come from a fixed pseudo-random sequence)
+/// unless the deadline stops it. Returns the nodes visited.
+pub(crate) fn neighbourhoods<T: Cost, L: Lanes>(
+    p: &Problem<T, L>,
+    shared: &Shared<T>,
+    root: &Node<T, L>,
+    rounds: usize,
+    free: usize,
+    node_limit: u64,
+) -> u64 {
+    let n = p.n;
+    let free = free.min(n);
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut random = move |bound: usize| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % bound as u64) as usize
+    };
+    let mut nodes = 0;
+    let mut cols: Vec<u8> = Vec::with_capacity(n);
+    for round in 0..rounds {
+        if shared.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        if shared.deadline.reached() {
+            shared.stop.store(true, Ordering::Relaxed);
+            break;
+        }
+        cols.clone_from(&shared.best.lock().unwrap_or_else(|e| e.into_inner()).cols);
+        let mut freed = L::EMPTY;
+        if round % 2 == 0 {
+            let start = random(n);
+            for i in 0..free {
+                freed |= L::bit((start + i) % n);
+            }
+        } else {
+            while (freed.count() as usize) < free {
+                freed |= L::bit(random(n));
+            }
+        }
+        let mut worker = Worker::new(p, shared, 0, node_limit);
+        let mut node = Some(root.clone());
+        for (r, &c) in cols.iter().enumerate() {
+            if !freed.has(r) {
+                node = node.and_then(|at| worker.place(&at, r, c as usize));
+            }
+        }
+        if let Some(node) = node {
+            worker.search(&node);
+        }
+        nodes += worker.nodes;
+    }
+    nodes
 }
 
 /// Re-tunes the multipliers for the subtree of `node` by `iterations` projected subgradient
