@@ -11,6 +11,10 @@
 //! subproblems searched on all threads with a shared incumbent. Ties between equal sums are
 //! broken so that the answer never depends on the thread count (see `search`).
 //!
+//! Sides up to [`MAX_WEIGHT_SIDE`] = 128 are supported: the search is generic over the width of
+//! its row and column sets (`lanes`: `u64` for N <= 64, `u128` above), chosen once from N. On
+//! boards wider than 64 a large-neighbourhood search improves the placement before the split.
+//!
 //! ```
 //! use queens::weight::{best, WeightGrid};
 //! use queens::Options;
