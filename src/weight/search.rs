@@ -361,8 +361,11 @@ impl<'a, T: Cost, L: Lanes> Worker<'a, T, L> {
 /// times, keep the incumbent's queens outside `free` chosen rows (a band of consecutive rows or
 /// a scattered set, alternately), and search the placements of the freed rows exactly by this
 /// module's branch and bound, for at most `node_limit` nodes. A better placement found becomes
-/// the incumbent (rank 0). Deterministic (the rows come from a fixed pseudo-random sequence)
-/// unless the deadline stops it. Returns the nodes visited.
+/// the incumbent (rank 0). The rounds go in pairs that start from the same incumbent and are
+/// searched side by side (with `rayon::join`, so on two threads when the caller's pool has
+/// them), each against its own copy of the incumbent; the better result (the first on a tie)
+/// is kept. So the outcome does not depend on the thread count or timing, unless the deadline
+/// stops it. Returns the nodes visited.
 pub(crate) fn neighbourhoods<T: Cost, L: Lanes>(
     p: &Problem<T, L>,
     shared: &Shared<T>,
@@ -380,17 +383,7 @@ pub(crate) fn neighbourhoods<T: Cost, L: Lanes>(
         x ^= x << 17;
         (x % bound as u64) as usize
     };
-    let mut nodes = 0;
-    let mut cols: Vec<u8> = Vec::with_capacity(n);
-    for round in 0..rounds {
-        if shared.stop.load(Ordering::Relaxed) {
-            break;
-        }
-        if shared.deadline.reached() {
-            shared.stop.store(true, Ordering::Relaxed);
-            break;
-        }
-        cols.clone_from(&shared.best.lock().unwrap_or_else(|e| e.into_inner()).cols);
+    let mut choose = |round: usize| {
         let mut freed = L::EMPTY;
         if round % 2 == 0 {
             let start = random(n);
@@ -402,17 +395,52 @@ pub(crate) fn neighbourhoods<T: Cost, L: Lanes>(
                 freed |= L::bit(random(n));
             }
         }
-        let mut worker = Worker::new(p, shared, 0, node_limit);
-        let mut node = Some(root.clone());
-        for (r, &c) in cols.iter().enumerate() {
-            if !freed.has(r) {
-                node = node.and_then(|at| worker.place(&at, r, c as usize));
+        freed
+    };
+    let mut nodes = 0;
+    for round in (0..rounds).step_by(2) {
+        if shared.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        if shared.deadline.reached() {
+            shared.stop.store(true, Ordering::Relaxed);
+            break;
+        }
+        let (cost, cols) = {
+            let best = shared.best.lock().unwrap_or_else(|e| e.into_inner());
+            (best.cost, best.cols.clone())
+        };
+        let (first, second) = (choose(round), choose(round + 1));
+        let explore = |freed: L| {
+            let local = Shared {
+                best: Mutex::new(Incumbent {
+                    cost,
+                    rank: 0,
+                    cols: cols.clone(),
+                }),
+                stop: AtomicBool::new(false),
+                deadline: shared.deadline.clone(),
+            };
+            let mut worker = Worker::new(p, &local, 0, node_limit);
+            let mut node = Some(root.clone());
+            for (r, &c) in cols.iter().enumerate() {
+                if !freed.has(r) {
+                    node = node.and_then(|at| worker.place(&at, r, c as usize));
+                }
             }
+            if let Some(node) = node {
+                worker.search(&node);
+            }
+            let visited = worker.nodes;
+            let found = local.best.into_inner().unwrap_or_else(|e| e.into_inner());
+            (found, visited)
+        };
+        let ((a, a_nodes), (b, b_nodes)) = rayon::join(|| explore(first), || explore(second));
+        nodes += a_nodes + b_nodes;
+        let better = if b.cost < a.cost { b } else { a };
+        if better.cost < cost {
+            shared.offer(better.cost, 0, &better.cols);
         }
-        if let Some(node) = node {
-            worker.search(&node);
-        }
-        nodes += worker.nodes;
     }
     nodes
 }
