@@ -1,5 +1,5 @@
-//! Exact integer assignment (Hungarian method, shortest augmenting paths) on at most 64 rows and
-//! columns, kept incrementally: a search node inherits its parent's duals and matching, loses a
+//! Exact integer assignment (Hungarian method, shortest augmenting paths) on at most
+//! [`Lanes::WIDTH`] rows and columns (64 or 128), kept incrementally: a search node inherits its parent's duals and matching, loses a
 //! few matched pairs, and re-augments only the rows that lost their partner.
 //!
 //! Costs are minimised. Invariants kept by [`Duals::augment`]: `u[r] + v[c] <= cost(r, c)` on
@@ -8,6 +8,7 @@
 //! a lower bound on the cost of any perfect matching of them on allowed squares, and it equals
 //! the optimum once every free row is matched.
 
+use super::lanes::{bits, Lanes};
 use std::fmt::Debug;
 use std::ops::{Add, Sub};
 
@@ -42,49 +43,35 @@ impl Cost for i128 {
     }
 }
 
-/// Iterates over the set bits of a mask, lowest first.
-#[inline]
-pub(crate) fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        if mask == 0 {
-            None
-        } else {
-            let i = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            Some(i)
-        }
-    })
-}
-
 /// Duals and a (partial) matching between rows and columns.
 #[derive(Clone, Debug)]
-pub(crate) struct Duals<T> {
+pub(crate) struct Duals<T: Cost, L: Lanes> {
     /// Row duals.
-    pub u: [T; 64],
+    pub u: L::Array<T>,
     /// Column duals.
-    pub v: [T; 64],
+    pub v: L::Array<T>,
     /// Column matched to each row, or [`NONE`].
-    pub row_match: [u8; 64],
+    pub row_match: L::Array<u8>,
     /// Row matched to each column, or [`NONE`].
-    pub col_match: [u8; 64],
+    pub col_match: L::Array<u8>,
 }
 
-impl<T: Cost> Duals<T> {
+impl<T: Cost, L: Lanes> Duals<T, L> {
     /// Zero duals and an empty matching.
     pub fn empty() -> Self {
         Duals {
-            u: [T::default(); 64],
-            v: [T::default(); 64],
-            row_match: [NONE; 64],
-            col_match: [NONE; 64],
+            u: L::array(T::default()),
+            v: L::array(T::default()),
+            row_match: L::array(NONE),
+            col_match: L::array(NONE),
         }
     }
 
     /// Solves the assignment of `rows` to columns from scratch on the `allowed` squares
     /// (`allowed[r]`: the columns row `r` may take). `cost` is row-major with stride `n`.
     /// Returns the optimal cost, or `None` when no perfect matching exists.
-    pub fn solve(rows: u64, allowed: &[u64; 64], cost: &[T], n: usize) -> Option<(Self, T)> {
-        let mut d = Duals::empty();
+    pub fn solve(rows: L, allowed: &L::Array<L>, cost: &[T], n: usize) -> Option<(Self, T)> {
+        let mut d = Self::empty();
         for r in bits(rows) {
             let row = &cost[r * n..r * n + n];
             d.u[r] = bits(allowed[r]).map(|c| row[c]).min()?;
@@ -106,14 +93,14 @@ impl<T: Cost> Duals<T> {
     pub fn augment(
         &mut self,
         start: usize,
-        allowed: &[u64; 64],
+        allowed: &L::Array<L>,
         cost: &[T],
         n: usize,
     ) -> Option<T> {
-        let mut dist = [T::default(); 64];
-        let mut pred = [0u8; 64];
+        let mut dist = L::array(T::default());
+        let mut pred = L::array(0u8);
         let mut reached = allowed[start];
-        let mut scanned = 0u64;
+        let mut scanned = L::EMPTY;
         let row = &cost[start * n..start * n + n];
         let us = self.u[start];
         for c in bits(reached) {
@@ -122,21 +109,21 @@ impl<T: Cost> Duals<T> {
         }
         let sink = loop {
             let mut candidates = reached & !scanned;
-            if candidates == 0 {
+            if candidates == L::EMPTY {
                 return None;
             }
-            let mut j = candidates.trailing_zeros() as usize;
-            candidates &= candidates - 1;
+            let mut j = candidates.lowest();
+            candidates = candidates.without_lowest();
             let mut dj = dist[j];
-            while candidates != 0 {
-                let c = candidates.trailing_zeros() as usize;
-                candidates &= candidates - 1;
+            while candidates != L::EMPTY {
+                let c = candidates.lowest();
+                candidates = candidates.without_lowest();
                 if dist[c] < dj {
                     dj = dist[c];
                     j = c;
                 }
             }
-            scanned |= 1 << j;
+            scanned |= L::bit(j);
             let k = self.col_match[j];
             if k == NONE {
                 break j;
@@ -146,16 +133,16 @@ impl<T: Cost> Duals<T> {
             let base = dj - self.u[k];
             for c in bits(allowed[k] & !scanned) {
                 let nd = base + rowk[c] - self.v[c];
-                if reached & (1 << c) == 0 || nd < dist[c] {
+                if !reached.has(c) || nd < dist[c] {
                     dist[c] = nd;
                     pred[c] = k as u8;
-                    reached |= 1 << c;
+                    reached |= L::bit(c);
                 }
             }
         };
         let delta = dist[sink];
         self.u[start] = self.u[start] + delta;
-        for j in bits(scanned & !(1 << sink)) {
+        for j in bits(scanned & !L::bit(sink)) {
             let k = self.col_match[j] as usize;
             let t = delta - dist[j];
             self.u[k] = self.u[k] + t;

@@ -257,13 +257,14 @@ pub(crate) fn anneal(cols: &mut [u8], cost: &[i128], moves: u64, seed: u64) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::MAX_WEIGHT_SIDE;
     use super::*;
-    use crate::board::{columns_to_squares, MAX_SIDE};
+    use crate::board::columns_to_squares;
     use crate::verify::n_queens_solution;
 
     #[test]
     fn construction_solves_every_size() {
-        for n in 4..=MAX_SIDE {
+        for n in 4..=MAX_WEIGHT_SIDE {
             let cols: Vec<usize> = construction(n).iter().map(|&c| c as usize).collect();
             assert_eq!(
                 n_queens_solution(n, &columns_to_squares(&cols)),
@@ -275,7 +276,7 @@ mod tests {
 
     #[test]
     fn swaps_keep_placements_legal_and_never_worsen() {
-        for n in [4usize, 5, 8, 13, 30] {
+        for n in [4usize, 5, 8, 13, 30, 100, 128] {
             let mut cols = construction(n);
             let w = |r: usize, c: usize| ((r * 7919 + c * 104729) % 97) as i128;
             let before: i128 = cols
@@ -297,7 +298,7 @@ mod tests {
 
     #[test]
     fn annealing_keeps_placements_legal_never_worsens_and_repeats() {
-        for n in [4usize, 6, 9, 17, 40] {
+        for n in [4usize, 6, 9, 17, 40, 101] {
             let cost: Vec<i128> = (0..n * n)
                 .map(|i| ((i * 2654435761) % 101) as i128)
                 .collect();

@@ -13,17 +13,18 @@
 //! answer is the heuristic's when nothing beats it, otherwise the first leaf (in its depth-first
 //! order) of the lowest-ranked subproblem holding the optimum, whatever the thread count.
 
-use super::assign::{bits, Cost, Duals, NONE};
+use super::assign::{Cost, Duals, NONE};
+use super::lanes::{bits, Lanes};
 use crate::options::Deadline;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 /// A search problem: costs already scaled and Lagrangian-adjusted.
-pub(crate) struct Problem<T> {
-    /// Side length, 4..=64.
+pub(crate) struct Problem<T, L> {
+    /// Side length, 4..=`L::WIDTH`.
     pub n: usize,
     /// Mask of the `n` columns.
-    pub full: u64,
+    pub full: L,
     /// `cost'`: row-major, stride `n`.
     pub cost: Vec<T>,
     /// The true scaled cost, row-major, stride `n` (multiples of `scale`).
@@ -39,36 +40,36 @@ pub(crate) struct Problem<T> {
 /// A node: the queens placed so far, what is still allowed, and the assignment relaxation of
 /// the rest (all free rows matched, duals feasible).
 #[derive(Clone)]
-pub(crate) struct Node<T> {
-    rows_free: u64,
-    cols_free: u64,
-    diag: u128,
-    anti: u128,
+pub(crate) struct Node<T: Cost, L: Lanes> {
+    rows_free: L,
+    cols_free: L,
+    diag: L::Lines,
+    anti: L::Lines,
     /// Lower bound on `cost'` of every completion: placed `cost'` plus the free duals.
     pub lb: T,
     placed_cost: T,
-    cols: [u8; 64],
-    allowed: [u64; 64],
-    duals: Duals<T>,
+    cols: L::Array<u8>,
+    allowed: L::Array<L>,
+    duals: Duals<T, L>,
 }
 
-impl<T: Cost> Node<T> {
+impl<T: Cost, L: Lanes> Node<T, L> {
     /// The empty board with its assignment relaxation solved, or `None` if (impossibly) no
     /// perfect matching exists.
-    pub fn root(p: &Problem<T>) -> Option<Self> {
-        let mut allowed = [0u64; 64];
-        for a in allowed.iter_mut().take(p.n) {
-            *a = p.full;
+    pub fn root(p: &Problem<T, L>) -> Option<Self> {
+        let mut allowed = L::array(L::EMPTY);
+        for r in 0..p.n {
+            allowed[r] = p.full;
         }
         let (duals, lb) = Duals::solve(p.full, &allowed, &p.cost, p.n)?;
         Some(Node {
             rows_free: p.full,
             cols_free: p.full,
-            diag: 0,
-            anti: 0,
+            diag: L::NO_LINES,
+            anti: L::NO_LINES,
             lb,
             placed_cost: T::default(),
-            cols: [NONE; 64],
+            cols: L::array(NONE),
             allowed,
             duals,
         })
@@ -76,8 +77,8 @@ impl<T: Cost> Node<T> {
 
     /// Columns still open to row `r`: free column, free diagonal, free anti-diagonal.
     #[inline]
-    fn open_columns(&self, r: usize, n: usize) -> u64 {
-        self.cols_free & !((self.diag >> (n - 1 - r)) as u64) & !((self.anti >> r) as u64)
+    fn open_columns(&self, r: usize, n: usize) -> L {
+        self.cols_free & !L::window(self.diag, n - 1 - r) & !L::window(self.anti, r)
     }
 }
 
@@ -120,8 +121,8 @@ impl<T: Cost> Shared<T> {
 }
 
 /// One depth-first searcher with its cached view of the incumbent.
-pub(crate) struct Worker<'a, T> {
-    p: &'a Problem<T>,
+pub(crate) struct Worker<'a, T, L> {
+    p: &'a Problem<T, L>,
     shared: &'a Shared<T>,
     rank: usize,
     best: T,
@@ -136,9 +137,9 @@ pub(crate) struct Worker<'a, T> {
 
 const POLL_EVERY: u64 = 1024;
 
-impl<'a, T: Cost> Worker<'a, T> {
+impl<'a, T: Cost, L: Lanes> Worker<'a, T, L> {
     /// A worker of the given rank; it stops by itself after `node_limit` nodes.
-    pub fn new(p: &'a Problem<T>, shared: &'a Shared<T>, rank: usize, node_limit: u64) -> Self {
+    pub fn new(p: &'a Problem<T, L>, shared: &'a Shared<T>, rank: usize, node_limit: u64) -> Self {
         let mut w = Worker {
             p,
             shared,
@@ -182,10 +183,11 @@ impl<'a, T: Cost> Worker<'a, T> {
         lb > self.strict_threshold && (lb > self.tie_threshold || self.holder <= self.rank)
     }
 
-    fn leaf(&mut self, node: &Node<T>) {
+    fn leaf(&mut self, node: &Node<T, L>) {
         let cost = node.placed_cost;
         if cost < self.best || (cost == self.best && self.rank < self.holder) {
-            self.shared.offer(cost, self.rank, &node.cols[..self.p.n]);
+            self.shared
+                .offer(cost, self.rank, &node.cols.as_ref()[..self.p.n]);
             self.refresh();
         }
     }
@@ -195,11 +197,11 @@ impl<'a, T: Cost> Worker<'a, T> {
     /// largest regret: the second-least reduced cost among its open squares (the least is 0, on
     /// its matched partner), i.e. what the bound loses when the row cannot have its partner.
     /// Ties go to the lowest row.
-    fn branch(&self, node: &Node<T>, kids: &mut [(T, u8); 64]) -> (usize, usize) {
+    fn branch(&self, node: &Node<T, L>, kids: &mut L::Array<(T, u8)>) -> (usize, usize) {
         let n = self.p.n;
         let mut chosen: Option<(T, usize)> = None;
         for r in bits(node.rows_free) {
-            if node.allowed[r].count_ones() <= 1 {
+            if node.allowed[r].count() <= 1 {
                 chosen = Some((T::default(), r));
                 break;
             }
@@ -207,7 +209,7 @@ impl<'a, T: Cost> Worker<'a, T> {
             let ur = node.duals.u[r];
             let partner = node.duals.row_match[r] as usize;
             let mut regret: Option<T> = None;
-            for c in bits(node.allowed[r] & !(1 << partner)) {
+            for c in bits(node.allowed[r] & !L::bit(partner)) {
                 let reduced = cost[c] - ur - node.duals.v[c];
                 regret = Some(regret.map_or(reduced, |s: T| s.min(reduced)));
             }
@@ -235,13 +237,13 @@ impl<'a, T: Cost> Worker<'a, T> {
 
     /// The child placing a queen on `(r, c)` with relaxation re-optimised, or `None` when it is
     /// infeasible or pruned.
-    fn child(&mut self, node: &Node<T>, r: usize, c: usize, lb: T) -> Option<Node<T>> {
+    fn child(&mut self, node: &Node<T, L>, r: usize, c: usize, lb: T) -> Option<Node<T, L>> {
         let n = self.p.n;
         let mut ch = node.clone();
-        ch.rows_free &= !(1 << r);
-        ch.cols_free &= !(1 << c);
-        ch.diag |= 1u128 << (c + n - 1 - r);
-        ch.anti |= 1u128 << (r + c);
+        ch.rows_free &= !L::bit(r);
+        ch.cols_free &= !L::bit(c);
+        L::mark(&mut ch.diag, c + n - 1 - r);
+        L::mark(&mut ch.anti, r + c);
         ch.cols[r] = c as u8;
         ch.placed_cost = ch.placed_cost + self.p.true_cost[r * n + c];
         ch.lb = lb;
@@ -254,23 +256,23 @@ impl<'a, T: Cost> Worker<'a, T> {
         }
         d.row_match[r] = NONE;
         d.col_match[c] = NONE;
-        let mut unmatched = 0u64;
+        let mut unmatched = L::EMPTY;
         for k in bits(ch.rows_free) {
             let open = ch.open_columns(k, n);
-            if open == 0 {
+            if open == L::EMPTY {
                 return None;
             }
             ch.allowed[k] = open;
             let m = ch.duals.row_match[k];
             if m == NONE {
-                unmatched |= 1 << k;
-            } else if open >> m & 1 == 0 {
+                unmatched |= L::bit(k);
+            } else if !open.has(m as usize) {
                 ch.duals.row_match[k] = NONE;
                 ch.duals.col_match[m as usize] = NONE;
-                unmatched |= 1 << k;
+                unmatched |= L::bit(k);
             }
         }
-        ch.allowed[r] = 0;
+        ch.allowed[r] = L::EMPTY;
         for k in bits(unmatched) {
             let delta = ch.duals.augment(k, &ch.allowed, &self.p.cost, n)?;
             ch.lb = ch.lb + delta;
@@ -283,7 +285,7 @@ impl<'a, T: Cost> Worker<'a, T> {
 
     /// Searches the subtree of `node`. Returns `None` when it was searched completely, or the
     /// least bound of the nodes left open when the worker stopped.
-    pub fn search(&mut self, node: &Node<T>) -> Option<T> {
+    pub fn search(&mut self, node: &Node<T, L>) -> Option<T> {
         self.nodes += 1;
         if self.nodes % POLL_EVERY == 0 || self.nodes >= self.node_limit {
             self.poll();
@@ -291,14 +293,14 @@ impl<'a, T: Cost> Worker<'a, T> {
         if self.stopped {
             return Some(node.lb);
         }
-        if node.rows_free == 0 {
+        if node.rows_free == L::EMPTY {
             self.leaf(node);
             return None;
         }
         if self.prunable(node.lb) {
             return None;
         }
-        let mut kids = [(T::default(), 0u8); 64];
+        let mut kids = L::array((T::default(), 0u8));
         let (row, len) = self.branch(node, &mut kids);
         for i in 0..len {
             let (lb, c) = kids[i];
@@ -316,15 +318,15 @@ impl<'a, T: Cost> Worker<'a, T> {
     }
 
     /// The children of `node` that survive pruning, in search order (for splitting the tree).
-    pub fn expand(&mut self, node: &Node<T>) -> Vec<Node<T>> {
+    pub fn expand(&mut self, node: &Node<T, L>) -> Vec<Node<T, L>> {
         self.nodes += 1;
-        if node.rows_free == 0 {
+        if node.rows_free == L::EMPTY {
             return vec![node.clone()];
         }
-        let mut kids = [(T::default(), 0u8); 64];
+        let mut kids = L::array((T::default(), 0u8));
         let (row, len) = self.branch(node, &mut kids);
         let mut out = Vec::with_capacity(len);
-        for &(lb, c) in &kids[..len] {
+        for &(lb, c) in &kids.as_ref()[..len] {
             if self.prunable(lb) {
                 break;
             }
@@ -335,34 +337,138 @@ impl<'a, T: Cost> Worker<'a, T> {
         out
     }
 
-    /// Whether a node (e.g. a frontier node) can be dropped without search.
-    pub fn can_prune(&self, node: &Node<T>) -> bool {
-        node.rows_free != 0 && self.prunable(node.lb)
+    /// The child placing a queen on `(r, c)` (an open square of a free row), or `None` when it
+    /// cannot hold a placement better than the incumbent.
+    pub fn place(&mut self, node: &Node<T, L>, r: usize, c: usize) -> Option<Node<T, L>> {
+        if !node.rows_free.has(r) || !node.allowed[r].has(c) {
+            return None;
+        }
+        let reduced = self.p.cost[r * self.p.n + c] - node.duals.u[r] - node.duals.v[c];
+        let lb = node.lb + reduced;
+        if self.prunable(lb) {
+            return None;
+        }
+        self.child(node, r, c, lb)
     }
+
+    /// Whether a node (e.g. a frontier node) can be dropped without search.
+    pub fn can_prune(&self, node: &Node<T, L>) -> bool {
+        node.rows_free != L::EMPTY && self.prunable(node.lb)
+    }
+}
+
+/// Large-neighbourhood search around the incumbent, for boards too large to prove: `rounds`
+/// times, keep the incumbent's queens outside `free` chosen rows (a band of consecutive rows or
+/// a scattered set, alternately), and search the placements of the freed rows exactly by this
+/// module's branch and bound, for at most `node_limit` nodes. A better placement found becomes
+/// the incumbent (rank 0). The rounds go in pairs that start from the same incumbent and are
+/// searched side by side (with `rayon::join`, so on two threads when the caller's pool has
+/// them), each against its own copy of the incumbent; the better result (the first on a tie)
+/// is kept. So the outcome does not depend on the thread count or timing, unless the deadline
+/// stops it. Returns the nodes visited.
+pub(crate) fn neighbourhoods<T: Cost, L: Lanes>(
+    p: &Problem<T, L>,
+    shared: &Shared<T>,
+    root: &Node<T, L>,
+    rounds: usize,
+    free: usize,
+    node_limit: u64,
+) -> u64 {
+    let n = p.n;
+    let free = free.min(n);
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut random = move |bound: usize| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % bound as u64) as usize
+    };
+    let mut choose = |round: usize| {
+        let mut freed = L::EMPTY;
+        if round % 2 == 0 {
+            let start = random(n);
+            for i in 0..free {
+                freed |= L::bit((start + i) % n);
+            }
+        } else {
+            while (freed.count() as usize) < free {
+                freed |= L::bit(random(n));
+            }
+        }
+        freed
+    };
+    let mut nodes = 0;
+    for round in (0..rounds).step_by(2) {
+        if shared.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        if shared.deadline.reached() {
+            shared.stop.store(true, Ordering::Relaxed);
+            break;
+        }
+        let (cost, cols) = {
+            let best = shared.best.lock().unwrap_or_else(|e| e.into_inner());
+            (best.cost, best.cols.clone())
+        };
+        let (first, second) = (choose(round), choose(round + 1));
+        let explore = |freed: L| {
+            let local = Shared {
+                best: Mutex::new(Incumbent {
+                    cost,
+                    rank: 0,
+                    cols: cols.clone(),
+                }),
+                stop: AtomicBool::new(false),
+                deadline: shared.deadline.clone(),
+            };
+            let mut worker = Worker::new(p, &local, 0, node_limit);
+            let mut node = Some(root.clone());
+            for (r, &c) in cols.iter().enumerate() {
+                if !freed.has(r) {
+                    node = node.and_then(|at| worker.place(&at, r, c as usize));
+                }
+            }
+            if let Some(node) = node {
+                worker.search(&node);
+            }
+            let visited = worker.nodes;
+            let found = local.best.into_inner().unwrap_or_else(|e| e.into_inner());
+            (found, visited)
+        };
+        let ((a, a_nodes), (b, b_nodes)) = rayon::join(|| explore(first), || explore(second));
+        nodes += a_nodes + b_nodes;
+        let better = if b.cost < a.cost { b } else { a };
+        if better.cost < cost {
+            shared.offer(better.cost, 0, &better.cols);
+        }
+    }
+    nodes
 }
 
 /// Re-tunes the multipliers for the subtree of `node` by `iterations` projected subgradient
 /// steps on its own assignment relaxation (lines held by placed queens get multiplier 0), with
 /// `upper` (a true scaled cost) as the Polyak target. Returns the subproblem with its own costs
 /// and the node re-solved under them, when that bound is stronger than the inherited one.
-/// Depends only on its arguments, so it keeps the search deterministic.
-pub(crate) fn retune<T: Cost>(
-    p: &Problem<T>,
-    node: &Node<T>,
+/// Depends only on its arguments, so it keeps the search deterministic, unless `deadline`
+/// passes first: then it gives up (`None`), as the search that follows stops at once anyway.
+pub(crate) fn retune<T: Cost, L: Lanes>(
+    p: &Problem<T, L>,
+    node: &Node<T, L>,
     upper: T,
     iterations: usize,
-) -> Option<(Problem<T>, Node<T>)> {
+    deadline: &Deadline,
+) -> Option<(Problem<T, L>, Node<T, L>)> {
     let n = p.n;
     let lines = 2 * n - 1;
-    if node.rows_free == 0 || iterations == 0 {
+    if node.rows_free == L::EMPTY || iterations == 0 {
         return None;
     }
     let mut lambda = p.lambda.clone();
     for d in 0..lines {
-        if node.diag >> d & 1 == 1 {
+        if L::marked(node.diag, d) {
             lambda[d] = T::default();
         }
-        if node.anti >> d & 1 == 1 {
+        if L::marked(node.anti, d) {
             lambda[lines + d] = T::default();
         }
     }
@@ -382,6 +488,9 @@ pub(crate) fn retune<T: Cost>(
     let mut theta = 1.0f64;
     let mut stale = 0;
     for _ in 0..iterations {
+        if deadline.reached() {
+            return None;
+        }
         for r in bits(node.rows_free) {
             for c in bits(node.allowed[r]) {
                 cost[r * n + c] =
@@ -413,9 +522,9 @@ pub(crate) fn retune<T: Cost>(
         let mut norm = 0.0f64;
         for d in 0..2 * lines {
             let held = if d < lines {
-                node.diag >> d & 1 == 1
+                L::marked(node.diag, d)
             } else {
-                node.anti >> (d - lines) & 1 == 1
+                L::marked(node.anti, d - lines)
             };
             let g = count[d] - 1;
             if !held && (g > 0 || lambda[d] > T::default()) {
@@ -428,9 +537,9 @@ pub(crate) fn retune<T: Cost>(
         let step = theta * (remaining - lower).max(p.scale.to_i128()) as f64 / norm;
         for d in 0..2 * lines {
             let held = if d < lines {
-                node.diag >> d & 1 == 1
+                L::marked(node.diag, d)
             } else {
-                node.anti >> (d - lines) & 1 == 1
+                L::marked(node.anti, d - lines)
             };
             if !held {
                 let moved = lambda[d].to_i128() + (step * (count[d] - 1) as f64).round() as i128;
