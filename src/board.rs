@@ -61,6 +61,18 @@ impl<'de> Deserialize<'de> for Square {
     }
 }
 
+/// The 8 directions a queen slides in, as (row step, column step).
+pub const QUEEN_DIRECTIONS: [(i32, i32); 8] = [
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+    (0, -1),
+    (0, 1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+];
+
 /// Whether `a` and `b` are distinct squares on a common row, column or diagonal (a queen on one
 /// attacks the other when nothing stands between them).
 pub fn share_line(a: Square, b: Square) -> bool {

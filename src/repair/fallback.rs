@@ -7,16 +7,7 @@
 use super::targets::Sq;
 use std::collections::VecDeque;
 
-const DIRS: [(i32, i32); 8] = [
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-    (0, -1),
-    (0, 1),
-    (1, -1),
-    (1, 0),
-    (1, 1),
-];
+use crate::board::QUEEN_DIRECTIONS as DIRS;
 
 struct Board {
     n: usize,

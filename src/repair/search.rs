@@ -27,16 +27,7 @@ pub(crate) enum Outcome {
 /// Refuted positions remembered at most (then the table starts afresh).
 const MAX_REMEMBERED: usize = 1 << 22;
 
-const DIRS: [(i32, i32); 8] = [
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-    (0, -1),
-    (0, 1),
-    (1, -1),
-    (1, 0),
-    (1, 1),
-];
+use crate::board::QUEEN_DIRECTIONS as DIRS;
 
 fn zobrist(seed: u64) -> Vec<u128> {
     let mut x = seed;
