@@ -80,6 +80,13 @@ rows! {
     uva11214_gigantic: ["judge", "uva11214", "uva11214-gigantic-size.txt"] => 2, "Case 1: 1\n", "case 2: line 5, column 1: '100000' is not a board side";
     uva11214_no_size: ["judge", "uva11214", "uva11214-no-size.txt"] => 2, "Case 1: 1\n", "case 2: line 5, column 1: 'three'";
     uva11214_size_mismatch: ["judge", "uva11214", "uva11214-size-mismatch.txt"] => 2, "Case 1: 1\nCase 2: 1\n", "case 3: line 8, column 1:";
+    guard_non_utf8: ["guard", "guard-non-utf8.txt"] => 2, "", "line 2, column 1: the input is not valid UTF-8";
+    uva167_non_utf8: ["judge", "uva167", "uva167-non-utf8.txt"] => 2, "  260\n", "case 2: line 10, column 6: the input is not valid UTF-8";
+    lightoj1061_non_utf8: ["judge", "lightoj1061", "lightoj1061-non-utf8.txt"] => 2, "Case 1: 7\n", "case 2: line 15, column 4: the input is not valid UTF-8";
+    uva11214_non_utf8: ["judge", "uva11214", "uva11214-non-utf8.txt"] => 2, "Case 1: 1\n", "case 2: line 6, column 2: the input is not valid UTF-8";
+    uva167_empty: ["judge", "uva167", "uva167-empty.txt"] => 2, "", "case 0: line 1, column 1: the input ends";
+    lightoj1061_empty: ["judge", "lightoj1061", "lightoj1061-empty.txt"] => 2, "", "case 0: line 1, column 1: the input ends";
+    uva11214_empty: ["judge", "uva11214", "uva11214-empty.txt"] => 2, "", "case 1: line 1, column 1: empty input";
     judge_unknown: ["judge", "uva999"] => 2, "", "unknown judge problem 'uva999'";
     verify_bad_kind: ["verify", "sudoku", "a", "b"] => 2, "", "error:";
 }

@@ -1,7 +1,8 @@
 //! `queens judge NAME [FILE|-]`.
 
-use super::{read_input, Failure};
+use super::{located, read_bytes, Failure};
 use clap::Args;
+use queens::format::decode_utf8;
 use queens::judge::{self, JudgeError, Problem};
 use std::io::Write;
 use std::path::PathBuf;
@@ -28,12 +29,30 @@ fn parse_problem(name: &str) -> Result<Problem, String> {
 }
 
 pub fn run(args: &JudgeArgs) -> Result<ExitCode, Failure> {
-    let (name, text) = read_input(&args.file)?;
+    let (name, bytes) = read_bytes(&args.file)?;
+    // Input with an invalid byte: the cases wholly before it are still answered, then the
+    // byte is reported (with the case it falls in, when the judge reader names one).
+    let (text, bad_byte) = match decode_utf8(&bytes) {
+        Ok(text) => (text, None),
+        Err(error) => {
+            let valid = std::str::from_utf8(&bytes).map_or_else(|e| e.valid_up_to(), |t| t.len());
+            let prefix = std::str::from_utf8(&bytes[..valid]).unwrap_or_default();
+            (prefix, Some(error))
+        }
+    };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let result = judge::run(args.problem, &text, &mut out);
+    let result = judge::run(args.problem, text, &mut out);
     // The answers of the cases before a bad one stay printed.
     let flushed = out.flush();
+    if let Some(error) = bad_byte {
+        return Err(match result {
+            Err(JudgeError::BadCase { case, .. }) if case > 0 => {
+                Failure::bad_input(format!("{name}: case {case}: {error}"))
+            }
+            _ => located(&name, &error),
+        });
+    }
     match result {
         Ok(()) => {
             flushed.map_err(|e| Failure::bad_input(format!("cannot write the answers: {e}")))?;

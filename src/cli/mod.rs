@@ -133,23 +133,29 @@ pub fn stderr_is_terminal() -> bool {
     std::io::stderr().is_terminal()
 }
 
-/// Reads a whole input (a file, or standard input for `None` or `-`) as UTF-8 text; errors name
-/// the file and the line and column of an invalid byte.
-pub fn read_input(path: &Option<PathBuf>) -> Result<(String, String), Failure> {
-    let (name, bytes) = match path {
+/// Reads a whole input (a file, or standard input for `None` or `-`) as bytes, with the name to
+/// use in messages.
+pub fn read_bytes(path: &Option<PathBuf>) -> Result<(String, Vec<u8>), Failure> {
+    match path {
         Some(p) if p.as_os_str() != "-" => {
             let bytes = std::fs::read(p)
                 .map_err(|e| Failure::bad_input(format!("cannot read {}: {e}", p.display())))?;
-            (p.display().to_string(), bytes)
+            Ok((p.display().to_string(), bytes))
         }
         _ => {
             let mut bytes = Vec::new();
             std::io::stdin()
                 .read_to_end(&mut bytes)
                 .map_err(|e| Failure::bad_input(format!("cannot read standard input: {e}")))?;
-            ("<stdin>".to_string(), bytes)
+            Ok(("<stdin>".to_string(), bytes))
         }
-    };
+    }
+}
+
+/// Reads a whole input (a file, or standard input for `None` or `-`) as UTF-8 text; errors name
+/// the file and the line and column of an invalid byte.
+pub fn read_input(path: &Option<PathBuf>) -> Result<(String, String), Failure> {
+    let (name, bytes) = read_bytes(path)?;
     let text = decode_utf8(&bytes).map_err(|e| located(&name, &e))?;
     Ok((name, text.to_string()))
 }
