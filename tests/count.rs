@@ -334,3 +334,58 @@ fn json_writes_counts_beyond_64_bits_as_numbers() {
     let big: u128 = u64::MAX as u128 + 1;
     assert_eq!(serde_json::to_string(&big).unwrap(), "18446744073709551616");
 }
+
+/// Every N-queens solution of size `n`, by plain backtracking with `board::share_line`.
+fn all_solutions(n: usize) -> Vec<Vec<usize>> {
+    fn extend(n: usize, placed: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        let row = placed.len();
+        if row == n {
+            out.push(placed.clone());
+            return;
+        }
+        for c in 0..n {
+            let here = Square::new(row, c);
+            if placed
+                .iter()
+                .enumerate()
+                .all(|(r, &pc)| !share_line(Square::new(r, pc), here))
+            {
+                placed.push(c);
+                extend(n, placed, out);
+                placed.pop();
+            }
+        }
+    }
+    let mut out = Vec::new();
+    extend(n, &mut Vec::new(), &mut out);
+    out
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
+
+    /// Any work unit of any board from 5 to 10: its counts by class size equal those of the
+    /// brute-force solutions with exactly the unit's border queens (row 0, row n-1, column 0,
+    /// column n-1), classified with `board::canonical_columns`.
+    #[test]
+    fn any_unit_matches_brute_force(n in 5u32..=10, pick in proptest::prelude::any::<usize>()) {
+        let units = work_units(n);
+        let unit = units[pick % units.len()];
+        proptest::prop_assert_eq!(unit.prefix_len, 0);
+        let c = unit.constellation;
+        let last = n as usize - 1;
+        let mut expected = [0u64; 4];
+        for s in all_solutions(n as usize) {
+            let left = s.iter().position(|&col| col == 0).unwrap();
+            let right = s.iter().position(|&col| col == last).unwrap();
+            if (s[0], s[last], left, right)
+                == (c.top as usize, c.bottom as usize, c.left as usize, c.right as usize)
+            {
+                let class = canonical_columns(&s).1;
+                expected[class.trailing_zeros() as usize] += 1;
+            }
+        }
+        let got = count_unit(&unit, &Deadline::never()).unwrap().unwrap();
+        proptest::prop_assert_eq!(got.found, expected);
+    }
+}
