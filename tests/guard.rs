@@ -632,7 +632,7 @@ fn cli_json_and_text() {
     let queens_drawn = out.matches('Q').count();
     assert_eq!(queens_drawn, 1);
     assert!(board.iter().all(|l| l.len() == 3));
-    assert!(out.contains("1 queen guard the 3x3 board: optimal"));
+    assert!(out.contains("1 queen guards the 3x3 board: optimal"));
 
     let (code, out, _) = queens(
         &["guard", "--full", "30", "--time-limit", "0.1", "--json"],

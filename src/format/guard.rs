@@ -47,8 +47,9 @@ pub fn text_answer(marks: &MarkGrid, placement: &Placement) -> String {
             placement.lower_bound
         )
     };
+    let verb = if count == 1 { "guards" } else { "guard" };
     format!(
-        "{}{count} {kind} guard the {}x{} board: {status}\n",
+        "{}{count} {kind} {verb} the {}x{} board: {status}\n",
         draw_board(marks, placement),
         placement.rows,
         placement.cols
