@@ -54,6 +54,40 @@ pub(crate) trait Lanes:
     fn window(lines: Self::Lines, shift: usize) -> Self;
 }
 
+/// The set operations of a lane type that is one unsigned integer (bit `i` = member `i`).
+macro_rules! single_word_set_ops {
+    () => {
+        #[inline]
+        fn bit(i: usize) -> Self {
+            1 << i
+        }
+        #[inline]
+        fn low(n: usize) -> Self {
+            if n >= Self::WIDTH {
+                Self::MAX
+            } else {
+                (1 << n) - 1
+            }
+        }
+        #[inline]
+        fn has(self, i: usize) -> bool {
+            self >> i & 1 == 1
+        }
+        #[inline]
+        fn count(self) -> u32 {
+            self.count_ones()
+        }
+        #[inline]
+        fn lowest(self) -> usize {
+            self.trailing_zeros() as usize
+        }
+        #[inline]
+        fn without_lowest(self) -> Self {
+            self & (self - 1)
+        }
+    };
+}
+
 impl Lanes for u64 {
     const WIDTH: usize = 64;
     const EMPTY: Self = 0;
@@ -65,34 +99,7 @@ impl Lanes for u64 {
     fn array<X: Item>(fill: X) -> [X; 64] {
         [fill; 64]
     }
-    #[inline]
-    fn bit(i: usize) -> Self {
-        1 << i
-    }
-    #[inline]
-    fn low(n: usize) -> Self {
-        if n >= 64 {
-            u64::MAX
-        } else {
-            (1 << n) - 1
-        }
-    }
-    #[inline]
-    fn has(self, i: usize) -> bool {
-        self >> i & 1 == 1
-    }
-    #[inline]
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline]
-    fn lowest(self) -> usize {
-        self.trailing_zeros() as usize
-    }
-    #[inline]
-    fn without_lowest(self) -> Self {
-        self & (self - 1)
-    }
+    single_word_set_ops!();
     #[inline]
     fn mark(lines: &mut u128, i: usize) {
         *lines |= 1 << i;
@@ -119,34 +126,7 @@ impl Lanes for u128 {
     fn array<X: Item>(fill: X) -> [X; 128] {
         [fill; 128]
     }
-    #[inline]
-    fn bit(i: usize) -> Self {
-        1 << i
-    }
-    #[inline]
-    fn low(n: usize) -> Self {
-        if n >= 128 {
-            u128::MAX
-        } else {
-            (1 << n) - 1
-        }
-    }
-    #[inline]
-    fn has(self, i: usize) -> bool {
-        self >> i & 1 == 1
-    }
-    #[inline]
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline]
-    fn lowest(self) -> usize {
-        self.trailing_zeros() as usize
-    }
-    #[inline]
-    fn without_lowest(self) -> Self {
-        self & (self - 1)
-    }
+    single_word_set_ops!();
     #[inline]
     fn mark(lines: &mut [u128; 2], i: usize) {
         lines[i >> 7] |= 1 << (i & 127);
