@@ -79,34 +79,18 @@ fn all_placements(n: usize) -> Vec<u64> {
     out
 }
 
+/// The solutions of size `n` as bitmask positions.
+fn solution_states(n: usize) -> Vec<u64> {
+    solutions_of(n)
+        .iter()
+        .map(|s| s.iter().fold(0u64, |a, &(r, c)| a | 1 << (r * n + c)))
+        .collect()
+}
+
 /// The true fewest moves of every placement: breadth-first from all solutions (moves are
 /// reversible, so distances from the solutions are distances to them).
 fn distances_to_solutions(n: usize) -> HashMap<u64, u8> {
-    let mut dist = HashMap::new();
-    let mut frontier: Vec<u64> = solutions_of(n)
-        .iter()
-        .map(|s| s.iter().fold(0u64, |a, &(r, c)| a | 1 << (r * n + c)))
-        .collect();
-    for &s in &frontier {
-        dist.insert(s, 0u8);
-    }
-    let mut buf = Vec::new();
-    let mut d = 0u8;
-    while !frontier.is_empty() {
-        d += 1;
-        let mut next = Vec::new();
-        for &s in &frontier {
-            neighbours(n, s, &mut buf);
-            for &t in &buf {
-                if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(t) {
-                    e.insert(d);
-                    next.push(t);
-                }
-            }
-        }
-        frontier = next;
-    }
-    dist
+    ball(n, &solution_states(n), u8::MAX)
 }
 
 /// All positions within `depth` real moves of `starts`, with their distance.
@@ -115,6 +99,9 @@ fn ball(n: usize, starts: &[u64], depth: u8) -> HashMap<u64, u8> {
     let mut frontier = starts.to_vec();
     let mut buf = Vec::new();
     for d in 1..=depth {
+        if frontier.is_empty() {
+            break;
+        }
         let mut next = Vec::new();
         for &s in &frontier {
             neighbours(n, s, &mut buf);
@@ -379,10 +366,7 @@ fn every_placement_of_6_matches_breadth_first_search() {
 fn random_6x6_boards_match_breadth_first_search() {
     let n = 6;
     let solutions = solutions_of(n);
-    let goal: Vec<u64> = solutions
-        .iter()
-        .map(|s| s.iter().fold(0u64, |a, &(r, c)| a | 1 << (r * n + c)))
-        .collect();
+    let goal = solution_states(n);
     let near = ball(n, &goal, 3);
     let mut rng = Rng(0x6666);
     for _ in 0..150 {
@@ -408,11 +392,7 @@ fn random_6x6_boards_match_breadth_first_search() {
 #[test]
 fn random_7x7_boards_match_breadth_first_search() {
     let n = 7;
-    let goal: Vec<u64> = solutions_of(n)
-        .iter()
-        .map(|s| s.iter().fold(0u64, |a, &(r, c)| a | 1 << (r * n + c)))
-        .collect();
-    let near = ball(n, &goal, 2);
+    let near = ball(n, &solution_states(n), 2);
     let mut rng = Rng(0x7777);
     for round in 0..80 {
         // Half random boards, half solutions with a few queens displaced (small distances).
@@ -472,12 +452,8 @@ fn a_7x7_board_where_blocking_costs_a_move() {
     let solutions = solutions_of(7);
     let qs = squares_of(7, s);
     let relaxed = brute_relaxed(7, &qs, &solutions);
-    let goal: Vec<u64> = solutions
-        .iter()
-        .map(|sol| sol.iter().fold(0u64, |a, &(r, c)| a | 1 << (r * 7 + c)))
-        .collect();
     let from_start = ball(7, &[s], 2);
-    let from_goal = ball(7, &goal, 2);
+    let from_goal = ball(7, &solution_states(7), 2);
     let truth = from_start
         .iter()
         .filter_map(|(t, &d1)| from_goal.get(t).map(|&d2| (d1 + d2) as usize))
@@ -862,10 +838,7 @@ proptest::proptest! {
         let n = 6;
         let s = squares.iter().fold(0u64, |a, &i| a | 1 << i);
         let solutions = solutions_of(n);
-        let goal: Vec<u64> = solutions
-            .iter()
-            .map(|sol| sol.iter().fold(0u64, |a, &(r, c)| a | 1 << (r * n + c)))
-            .collect();
+        let goal = solution_states(n);
         let near = ball(n, &goal, 3);
         let p = position_of(n, s);
         let plan = solve(&p, &Options::default());
