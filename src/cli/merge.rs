@@ -28,6 +28,17 @@ struct ProblemJson<'a> {
     message: &'a str,
 }
 
+fn problems_json(problems: &[queens::ledger::Problem]) -> Vec<ProblemJson<'_>> {
+    problems
+        .iter()
+        .map(|p| ProblemJson {
+            file: &p.file,
+            line: p.line,
+            message: &p.message,
+        })
+        .collect()
+}
+
 #[derive(Serialize)]
 struct TornJson<'a> {
     file: &'a str,
@@ -97,29 +108,13 @@ fn json_text(report: &MergeReport, ledgers: usize) -> String {
         agreeing_duplicates: report.agreeing_duplicates,
         ledgers,
         missing: &report.missing,
-        problems: report
-            .problems
-            .iter()
-            .map(|p| ProblemJson {
-                file: &p.file,
-                line: p.line,
-                message: &p.message,
-            })
-            .collect(),
+        problems: problems_json(&report.problems),
         torn: report
             .torn
             .iter()
             .map(|(file, line)| TornJson { file, line: *line })
             .collect(),
-        ignored: report
-            .ignored
-            .iter()
-            .map(|p| ProblemJson {
-                file: &p.file,
-                line: p.line,
-                message: &p.message,
-            })
-            .collect(),
+        ignored: problems_json(&report.ignored),
     };
     serde_json::to_string(&out).expect("merge JSON") + "\n"
 }
