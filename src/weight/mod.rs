@@ -716,6 +716,23 @@ mod tests {
         assert!(raised > 10, "the re-tuning should usually help: {raised}");
     }
 
+    /// `n * n` pseudo-random costs in `0..spread` (all 0 when `spread` is 0), from `seed`.
+    fn random_costs(n: usize, seed: u64, spread: i128) -> Vec<i128> {
+        let mut x = seed | 1;
+        (0..n * n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                if spread == 0 {
+                    0
+                } else {
+                    (x as i128).rem_euclid(spread)
+                }
+            })
+            .collect()
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(256))]
 
@@ -728,11 +745,7 @@ mod tests {
             spread in prop_oneof![Just(0i128), Just(3), Just(100), Just(1i128 << 40), Just(1i128 << 64)],
             frontier in 1usize..40,
         ) {
-            let mut x = seed | 1;
-            let costs: Vec<i128> = (0..n * n).map(|_| {
-                x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-                if spread == 0 { 0 } else { (x as i128).rem_euclid(spread) }
-            }).collect();
+            let costs = random_costs(n, seed, spread);
             let want = brute_cost(n, &costs);
             let (cost, bound, cols) = run_split::<u64>(n, &costs, 1, frontier);
             prop_assert_eq!(Some(cost), want);
@@ -753,11 +766,7 @@ mod tests {
             spread in prop_oneof![Just(0i128), Just(3), Just(100), Just(1i128 << 64)],
             frontier in 1usize..40,
         ) {
-            let mut x = seed | 1;
-            let costs: Vec<i128> = (0..n * n).map(|_| {
-                x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-                if spread == 0 { 0 } else { (x as i128).rem_euclid(spread) }
-            }).collect();
+            let costs = random_costs(n, seed, spread);
             let want = brute_cost(n, &costs);
             let wide = run_split::<u128>(n, &costs, 1, frontier);
             prop_assert_eq!(Some(wide.0), want);
