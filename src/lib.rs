@@ -9,7 +9,7 @@
 //! Every solver is a pure function from a problem and [`Options`] to an answer that carries its
 //! certificate; [`verify`] re-checks certificates independently of the solvers.
 
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod board;

@@ -7,6 +7,7 @@
 //! per row, bit c = column c) shifts right each row; `rd` (column increases by one per row, bit
 //! c + 32 = column c) shifts left. A step over rows that already hold a queen shifts by more.
 
+use super::tail::{Clashes, TAIL_ROWS};
 use super::units::{WorkUnit, MAX_PREFIX};
 use super::UnitCounts;
 use crate::board::{Square, Symmetry};
@@ -381,29 +382,10 @@ fn last_three(full: u32, cols: u32, ld: u64, rd: u64, s1: u32, s2: u32) -> u64 {
     ways as u64
 }
 
-/// Whether the four free rows at `offsets` below the current one (all the rows left) can still
-/// be filled as far as single rows and single columns tell: each has a free square (given the
-/// diagonals of the queens placed) and each free column is free in one of them.
-#[inline(always)]
-fn four_rows_can_be_filled(full: u32, cols: u32, ld: u64, rd: u64, offsets: &[u32; 4]) -> bool {
-    let free = !cols & full;
-    let row = |o: u32| !((ld >> o) as u32 | ((rd << o) >> 32) as u32) & free;
-    let (r0, r1, r2, r3) = (
-        row(offsets[0]),
-        row(offsets[1]),
-        row(offsets[2]),
-        row(offsets[3]),
-    );
-    // The smallest of the four masks is zero exactly when one of them is.
-    let smallest = r0.min(r1).min(r2.min(r3));
-    ((r0 | r1 | r2 | r3) == free) & (smallest != 0)
-}
-
 /// The depth-first search over `start.len >= 2` free rows of a unit whose solutions all lie in
 /// classes of 8; returns the number of solutions. The current row's masks live in registers;
 /// the stack holds those of the rows above, with the squares still to try there. A queen that
-/// leaves four rows is placed only if those rows pass [`four_rows_can_be_filled`]; a queen that leaves
-/// three is not placed at all: [`last_three`] counts the ways to finish.
+/// leaves five rows is not placed at all: [`Clashes::count`] counts the ways to finish.
 fn search(start: &Start, deadline: &Deadline) -> Option<u64> {
     let full = start.full;
     let len = start.len;
@@ -412,21 +394,39 @@ fn search(start: &Start, deadline: &Deadline) -> Option<u64> {
         step[d] = (pair[1] - pair[0]) as u32;
     }
     let (mut cols, mut ld, mut rd) = (start.cols, start.ld, start.rd);
+    let mut here = start.free_mask(cols, ld, rd);
     match len {
         2 => return Some(last_two(full, cols, ld, rd, step[0])),
         3 => return Some(last_three(full, cols, ld, rd, step[0], step[1])),
+        4 => {
+            let mut found = 0;
+            while here != 0 {
+                let bit = here & here.wrapping_neg();
+                here ^= bit;
+                let next_ld = (ld | bit as u64) >> step[0];
+                let next_rd = (rd | (bit as u64) << 32) << step[0];
+                found += last_three(full, cols | bit, next_ld, next_rd, step[1], step[2]);
+            }
+            return Some(found);
+        }
         _ => {}
     }
-    // At depth `last` four rows are left; the children there are finished by `last_three`.
-    let last = len - 4;
-    let (s1, s2) = (step[(len - 3) & 31], step[(len - 2) & 31]);
-    let s0 = step[(len - 4) & 31];
-    let four_rows = [0, s0, s0 + s1, s0 + s1 + s2];
+    // The tail: the last five free rows, closed by one table look-up.
+    let tail_first = len - TAIL_ROWS;
+    let mut offsets = [0u32; TAIL_ROWS];
+    for (k, offset) in offsets.iter_mut().enumerate() {
+        *offset = (start.rows[tail_first + k] - start.rows[tail_first]) as u32;
+    }
+    let clashes = Clashes::for_offsets(offsets);
+    if len == TAIL_ROWS {
+        return Some(clashes.count(full, cols, ld, rd));
+    }
+    // At depth `last` the children are the tail's first row.
+    let last = tail_first - 1;
     let mut stack_free = [0u32; 32];
     let mut stack_cols = [0u32; 32];
     let mut stack_ld = [0u64; 32];
     let mut stack_rd = [0u64; 32];
-    let mut here = start.free_mask(cols, ld, rd);
     let mut shift = step[0];
     let mut found = 0u64;
     let mut d = 0usize;
@@ -438,7 +438,7 @@ fn search(start: &Start, deadline: &Deadline) -> Option<u64> {
                 here ^= bit;
                 let next_ld = (ld | bit as u64) >> shift;
                 let next_rd = (rd | (bit as u64) << 32) << shift;
-                found += last_three(full, cols | bit, next_ld, next_rd, s1, s2);
+                found += clashes.count(full, cols | bit, next_ld, next_rd);
             }
         }
         if here == 0 {
@@ -466,12 +466,7 @@ fn search(start: &Start, deadline: &Deadline) -> Option<u64> {
         let next_ld = (ld | bit as u64) >> shift;
         let next_rd = (rd | (bit as u64) << 32) << shift;
         let next_free = !(next_cols | next_ld as u32 | (next_rd >> 32) as u32) & full;
-        let promising = if d + 1 == last {
-            four_rows_can_be_filled(full, next_cols, next_ld, next_rd, &four_rows)
-        } else {
-            next_free != 0
-        };
-        if promising {
+        if next_free != 0 {
             stack_free[d & 31] = here;
             stack_cols[d & 31] = cols;
             stack_ld[d & 31] = ld;

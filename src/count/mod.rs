@@ -13,6 +13,7 @@
 
 mod kernel;
 pub mod solutions;
+mod tail;
 mod units;
 
 pub use solutions::{is_canonical, Solutions};
