@@ -7,7 +7,7 @@
 //! per row, bit c = column c) shifts right each row; `rd` (column increases by one per row, bit
 //! c + 32 = column c) shifts left. A step over rows that already hold a queen shifts by more.
 
-use super::tail::{Clashes, TAIL_ROWS};
+use super::tail::{Tail, TAIL_ROWS};
 use super::units::{WorkUnit, MAX_PREFIX};
 use super::UnitCounts;
 use crate::board::{Square, Symmetry};
@@ -233,25 +233,6 @@ pub(crate) fn count_start(start: &Start, deadline: &Deadline) -> Option<UnitCoun
     Some(counts)
 }
 
-/// The number of ways to finish the last two free rows from the masks at the first of them
-/// (`shift` rows apart).
-#[inline(always)]
-fn last_two(full: u32, cols: u32, ld: u64, rd: u64, shift: u32) -> u64 {
-    let mut here = !(cols | ld as u32 | (rd >> 32) as u32) & full;
-    let mut found = 0;
-    while here != 0 {
-        let bit = here & here.wrapping_neg();
-        here ^= bit;
-        let next_free = !(cols
-            | bit
-            | ((ld | bit as u64) >> shift) as u32
-            | (((rd | (bit as u64) << 32) << shift) >> 32) as u32)
-            & full;
-        found += (next_free != 0) as u64;
-    }
-    found
-}
-
 /// The depth-first search over `start.len >= 2` free rows for the rare units whose
 /// constellation is half-turn symmetric: records each solution's class in `counts` and returns
 /// the number of solutions. The current row's masks live in registers; the stack holds those of
@@ -339,87 +320,56 @@ fn search_classifying(start: &Start, deadline: &Deadline, counts: &mut UnitCount
     Some(found)
 }
 
-/// The number of ways to finish the last three free rows, `s1` and `s1 + s2` rows below the
-/// current one, from the masks at the current row. Exactly three columns are free; each of the
-/// six ways to give them to the three rows is checked without branches: every queen must be
-/// on a free square of its row (the diagonals of the queens above), and no two of the three
-/// may share a diagonal.
-#[inline(always)]
-fn last_three(full: u32, cols: u32, ld: u64, rd: u64, s1: u32, s2: u32) -> u64 {
-    let free = !cols & full;
-    let s12 = s1 + s2;
-    let row0 = !(ld as u32 | (rd >> 32) as u32) & free;
-    let row1 = !((ld >> s1) as u32 | ((rd << s1) >> 32) as u32) & free;
-    let row2 = !((ld >> s12) as u32 | ((rd << s12) >> 32) as u32) & free;
-    let x1 = free & free.wrapping_neg();
-    let rest = free ^ x1;
-    let x2 = rest & rest.wrapping_neg();
-    let x3 = rest ^ x2;
-    let (p1, p2, p3) = (
-        x1.trailing_zeros(),
-        x2.trailing_zeros(),
-        x3.trailing_zeros(),
-    );
-    // Column distances of the three pairs (as unsigned; x1 < x2 < x3).
-    let (d12, d13, d23) = (
-        p2.wrapping_sub(p1),
-        p3.wrapping_sub(p1),
-        p3.wrapping_sub(p2),
-    );
-    let on = |row: u32, x: u32| (row & x != 0) as u32;
-    let (a1, a2, a3) = (on(row0, x1), on(row0, x2), on(row0, x3));
-    let (b1, b2, b3) = (on(row1, x1), on(row1, x2), on(row1, x3));
-    let (c1, c2, c3) = (on(row2, x1), on(row2, x2), on(row2, x3));
-    // Whether a pair at column distance `d` may stand in rows `gap` apart.
-    let apart = |d: u32, gap: u32| (d != gap) as u32;
-    // Rows 0 and 1 are s1 apart, rows 1 and 2 are s2 apart, rows 0 and 2 are s12 apart.
-    let ways = (a1 & b2 & c3 & apart(d12, s1) & apart(d23, s2) & apart(d13, s12))
-        + (a1 & b3 & c2 & apart(d13, s1) & apart(d23, s2) & apart(d12, s12))
-        + (a2 & b1 & c3 & apart(d12, s1) & apart(d13, s2) & apart(d23, s12))
-        + (a2 & b3 & c1 & apart(d23, s1) & apart(d13, s2) & apart(d12, s12))
-        + (a3 & b1 & c2 & apart(d13, s1) & apart(d12, s2) & apart(d23, s12))
-        + (a3 & b2 & c1 & apart(d23, s1) & apart(d12, s2) & apart(d13, s12));
-    ways as u64
+/// The number of ways to fill the free rows from depth `level` on (plain recursion, for
+/// units with few free rows).
+fn count_plain(start: &Start, level: usize, (cols, ld, rd): (u32, u64, u64)) -> u64 {
+    if level == start.len {
+        return 1;
+    }
+    let mut free = start.free_mask(cols, ld, rd);
+    let step = if level + 1 < start.len {
+        (start.rows[level + 1] - start.rows[level]) as u32
+    } else {
+        1
+    };
+    let mut found = 0;
+    while free != 0 {
+        let bit = free & free.wrapping_neg();
+        free ^= bit;
+        let next = (
+            cols | bit,
+            (ld | bit as u64) >> step,
+            (rd | (bit as u64) << 32) << step,
+        );
+        found += count_plain(start, level + 1, next);
+    }
+    found
 }
 
 /// The depth-first search over `start.len >= 2` free rows of a unit whose solutions all lie in
 /// classes of 8; returns the number of solutions. The current row's masks live in registers;
 /// the stack holds those of the rows above, with the squares still to try there. A queen that
-/// leaves five rows is not placed at all: [`Clashes::count`] counts the ways to finish.
+/// leaves six rows is not placed at all: [`Tail::count`] counts the ways to finish.
 fn search(start: &Start, deadline: &Deadline) -> Option<u64> {
     let full = start.full;
     let len = start.len;
-    let mut step = [0u32; 32];
-    for (d, pair) in start.rows[..len].windows(2).enumerate() {
-        step[d] = (pair[1] - pair[0]) as u32;
-    }
     let (mut cols, mut ld, mut rd) = (start.cols, start.ld, start.rd);
-    let mut here = start.free_mask(cols, ld, rd);
-    match len {
-        2 => return Some(last_two(full, cols, ld, rd, step[0])),
-        3 => return Some(last_three(full, cols, ld, rd, step[0], step[1])),
-        4 => {
-            let mut found = 0;
-            while here != 0 {
-                let bit = here & here.wrapping_neg();
-                here ^= bit;
-                let next_ld = (ld | bit as u64) >> step[0];
-                let next_rd = (rd | (bit as u64) << 32) << step[0];
-                found += last_three(full, cols | bit, next_ld, next_rd, step[1], step[2]);
-            }
-            return Some(found);
-        }
-        _ => {}
+    if len < TAIL_ROWS {
+        return Some(count_plain(start, 0, (cols, ld, rd)));
     }
-    // The tail: the last five free rows, closed by one table look-up.
+    // The tail: the last six free rows, closed by table look-ups.
     let tail_first = len - TAIL_ROWS;
     let mut offsets = [0u32; TAIL_ROWS];
     for (k, offset) in offsets.iter_mut().enumerate() {
         *offset = (start.rows[tail_first + k] - start.rows[tail_first]) as u32;
     }
-    let clashes = Clashes::for_offsets(offsets);
+    let tail = Tail::for_offsets(offsets);
     if len == TAIL_ROWS {
-        return Some(clashes.count(full, cols, ld, rd));
+        return Some(tail.count(full, cols, ld, rd));
+    }
+    let mut step = [0u32; 32];
+    for (d, pair) in start.rows[..len].windows(2).enumerate() {
+        step[d] = (pair[1] - pair[0]) as u32;
     }
     // At depth `last` the children are the tail's first row.
     let last = tail_first - 1;
@@ -427,6 +377,7 @@ fn search(start: &Start, deadline: &Deadline) -> Option<u64> {
     let mut stack_cols = [0u32; 32];
     let mut stack_ld = [0u64; 32];
     let mut stack_rd = [0u64; 32];
+    let mut here = start.free_mask(cols, ld, rd);
     let mut shift = step[0];
     let mut found = 0u64;
     let mut d = 0usize;
@@ -438,7 +389,7 @@ fn search(start: &Start, deadline: &Deadline) -> Option<u64> {
                 here ^= bit;
                 let next_ld = (ld | bit as u64) >> shift;
                 let next_rd = (rd | (bit as u64) << 32) << shift;
-                found += clashes.count(full, cols | bit, next_ld, next_rd);
+                found += tail.count(full, cols | bit, next_ld, next_rd);
             }
         }
         if here == 0 {
