@@ -1,5 +1,6 @@
 //! The counting kernel: a bitmask depth-first search over the free rows of one work unit, with
-//! an explicit fixed-size stack (no allocation, no recursion).
+//! an explicit fixed-size stack (no allocation, no recursion), down to the last six free rows,
+//! which [`super::tail`] closes by table look-ups.
 //!
 //! Masks: `cols` has bit c set when column c is taken. Diagonals are kept in 64-bit masks that
 //! also hold lines which reach the board only further down, so queens below the current row
