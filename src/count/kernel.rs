@@ -225,7 +225,11 @@ pub(crate) fn count_start(start: &Start, deadline: &Deadline) -> Option<UnitCoun
             }
         }
         _ if start.half_turn => {
-            search_classifying(start, deadline, &mut counts)?;
+            // Only solutions that are themselves half-turn symmetric lie in classes below 8:
+            // find and classify those, and count all of them with the fast search.
+            let all = search(start, deadline)?;
+            let symmetric = classify_half_turn_symmetric(start, deadline, &mut counts)?;
+            counts.found[3] += all - symmetric;
         }
         _ => {
             counts.found[3] += search(start, deadline)?;
@@ -234,91 +238,116 @@ pub(crate) fn count_start(start: &Start, deadline: &Deadline) -> Option<UnitCoun
     Some(counts)
 }
 
-/// The depth-first search over `start.len >= 2` free rows for the rare units whose
-/// constellation is half-turn symmetric: records each solution's class in `counts` and returns
-/// the number of solutions. The current row's masks live in registers; the stack holds those of
-/// the rows above, with the squares still to try there.
-fn search_classifying(start: &Start, deadline: &Deadline, counts: &mut UnitCounts) -> Option<u64> {
-    let n = start.n as usize;
-    let full = start.full;
-    let len = start.len;
-    let mut step = [0u32; 32];
-    for (d, pair) in start.rows[..len].windows(2).enumerate() {
-        step[d] = (pair[1] - pair[0]) as u32;
+/// Finds the solutions of a unit with a half-turn symmetric constellation that are themselves
+/// symmetric under the half turn, records each one's class in `counts` and returns how many
+/// there are. Such a solution is fixed by its top half (the queen of row `n - 1 - r` is the
+/// image of that of row `r`), so the search places the queens in pairs over half the rows.
+fn classify_half_turn_symmetric(
+    start: &Start,
+    deadline: &Deadline,
+    counts: &mut UnitCounts,
+) -> Option<u64> {
+    /// Lines taken: columns, `r + c` diagonals, `r - c + n - 1` diagonals.
+    #[derive(Clone, Copy)]
+    struct Taken {
+        cols: u32,
+        sums: u64,
+        diffs: u64,
     }
-    let last = len - 2;
-    let mut stack_free = [0u32; 32];
-    let mut stack_cols = [0u32; 32];
-    let mut stack_ld = [0u64; 32];
-    let mut stack_rd = [0u64; 32];
-    let mut board = start.board;
-    let (mut cols, mut ld, mut rd) = (start.cols, start.ld, start.rd);
-    let mut here = start.free_mask(cols, ld, rd);
-    let mut shift = step[0];
-    let mut found = 0u64;
-    let mut d = 0usize;
-    let mut poll = POLL_INTERVAL;
-    loop {
-        if d == last {
-            // The last two free rows: every queen on the first leaves at most one square on the
-            // second, so count the placements that leave one.
-            while here != 0 {
-                let bit = here & here.wrapping_neg();
-                here ^= bit;
-                let next_free = !(cols
-                    | bit
-                    | ((ld | bit as u64) >> shift) as u32
-                    | (((rd | (bit as u64) << 32) << shift) >> 32) as u32)
-                    & full;
-                if next_free != 0 {
-                    board[start.rows[d & 31] as usize & 31] = bit.trailing_zeros() as u8;
-                    board[start.rows[(d + 1) & 31] as usize & 31] =
-                        next_free.trailing_zeros() as u8;
-                    classify(n, &board, counts);
-                    found += 1;
-                }
+    impl Taken {
+        /// `self` with a queen on (r, c) added, or `None` if a line of it is taken.
+        fn with(self, n: usize, r: usize, c: usize) -> Option<Taken> {
+            let (col, sum, diff) = (1u32 << c, 1u64 << (r + c), 1u64 << (r + n - 1 - c));
+            if self.cols & col != 0 || self.sums & sum != 0 || self.diffs & diff != 0 {
+                return None;
             }
+            Some(Taken {
+                cols: self.cols | col,
+                sums: self.sums | sum,
+                diffs: self.diffs | diff,
+            })
         }
-        if here == 0 {
-            if d == 0 {
-                break;
+    }
+    struct Walk<'a> {
+        n: usize,
+        board: [u8; 32],
+        counts: &'a mut UnitCounts,
+        deadline: &'a Deadline,
+        poll: u32,
+    }
+    impl Walk<'_> {
+        /// Fills the row pairs (r, n - 1 - r) from `r` on; `None` when the deadline passed.
+        fn go(&mut self, r: usize, taken: Taken) -> Option<u64> {
+            let n = self.n;
+            let m = n - 1 - r;
+            if r > m {
+                classify(n, &self.board, self.counts);
+                return Some(1);
             }
-            d -= 1;
-            here = stack_free[d & 31];
-            cols = stack_cols[d & 31];
-            ld = stack_ld[d & 31];
-            rd = stack_rd[d & 31];
-            shift = step[d & 31];
-            poll -= 1;
-            if poll == 0 {
-                poll = POLL_INTERVAL;
-                if deadline.reached() {
+            self.poll -= 1;
+            if self.poll == 0 {
+                self.poll = POLL_INTERVAL;
+                if self.deadline.reached() {
                     return None;
                 }
             }
-            continue;
-        }
-        let bit = here & here.wrapping_neg();
-        here ^= bit;
-        let next_cols = cols | bit;
-        let next_ld = (ld | bit as u64) >> shift;
-        let next_rd = (rd | (bit as u64) << 32) << shift;
-        let next_free = !(next_cols | next_ld as u32 | (next_rd >> 32) as u32) & full;
-        if next_free != 0 {
-            board[start.rows[d & 31] as usize & 31] = bit.trailing_zeros() as u8;
-            stack_free[d & 31] = here;
-            stack_cols[d & 31] = cols;
-            stack_ld[d & 31] = ld;
-            stack_rd[d & 31] = rd;
-            d += 1;
-            here = next_free;
-            cols = next_cols;
-            ld = next_ld;
-            rd = next_rd;
-            shift = step[d & 31];
+            let (fixed_top, fixed_bottom) = (self.board[r], self.board[m]);
+            let mut candidates = if fixed_top == EMPTY {
+                !taken.cols & (u32::MAX >> (32 - n))
+            } else {
+                1 << fixed_top
+            };
+            let mut found = 0;
+            while candidates != 0 {
+                let c = candidates.trailing_zeros() as usize;
+                candidates &= candidates - 1;
+                let image = n - 1 - c;
+                if (r == m && c != image)
+                    || (fixed_bottom != EMPTY && fixed_bottom as usize != image)
+                {
+                    continue;
+                }
+                let mut next = Some(taken);
+                if fixed_top == EMPTY {
+                    next = next.and_then(|t| t.with(n, r, c));
+                }
+                if fixed_bottom == EMPTY && r != m {
+                    next = next.and_then(|t| t.with(n, m, image));
+                }
+                let Some(next) = next else { continue };
+                self.board[r] = c as u8;
+                self.board[m] = image as u8;
+                let below = self.go(r + 1, next);
+                self.board[r] = fixed_top;
+                self.board[m] = fixed_bottom;
+                found += below?;
+            }
+            Some(found)
         }
     }
-    Some(found)
+    let n = start.n as usize;
+    let mut taken = Taken {
+        cols: 0,
+        sums: 0,
+        diffs: 0,
+    };
+    for (r, &c) in start.board[..n].iter().enumerate() {
+        if c != EMPTY {
+            // The fixed queens do not attack each other (the unit is valid).
+            let c = c as usize;
+            taken.cols |= 1 << c;
+            taken.sums |= 1 << (r + c);
+            taken.diffs |= 1 << (r + n - 1 - c);
+        }
+    }
+    let mut walk = Walk {
+        n,
+        board: start.board,
+        counts,
+        deadline,
+        poll: POLL_INTERVAL,
+    };
+    walk.go(0, taken)
 }
 
 /// The number of ways to fill the free rows from depth `level` on (plain recursion, for

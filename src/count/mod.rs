@@ -6,7 +6,9 @@
 //! for one constellation per symmetry class, the ways to fill the free rows (a bitmask
 //! depth-first search), and weights each by the size of the class. A solution's own symmetry
 //! group is a subgroup of its constellation's, so only solutions whose constellation is
-//! half-turn symmetric need a symmetry test; all others form classes of 8.
+//! half-turn symmetric can form smaller classes, and only when they are half-turn symmetric
+//! themselves; a small search over half the rows finds and classifies those. All others form
+//! classes of 8.
 //!
 //! The constellations (optionally split by the queens of the next free rows) are independent
 //! [`WorkUnit`]s with stable ids, scheduled dynamically over the threads.
