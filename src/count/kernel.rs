@@ -157,9 +157,10 @@ pub(crate) fn for_each_prefix(
     );
 }
 
-/// A deterministic estimate of the work of a unit: the number of placements of non-attacking
-/// queens on its next `depth` free rows (the last of them counted by a popcount).
-pub(crate) fn estimate(start: &Start, depth: usize) -> u64 {
+/// The number of placements of non-attacking queens on the next `depth` free rows of a unit
+/// (the last of them counted by a popcount): a deterministic estimate of its work, and with
+/// `depth = start.free_rows()` its number of solutions.
+pub(crate) fn placements(start: &Start, depth: usize) -> u64 {
     let depth = depth.min(start.len);
     if depth == 0 {
         return 1;
@@ -248,24 +249,28 @@ fn classify_half_turn_symmetric(
     counts: &mut UnitCounts,
 ) -> Option<u64> {
     /// Lines taken: columns, `r + c` diagonals, `r - c + n - 1` diagonals.
-    #[derive(Clone, Copy)]
+    #[derive(Clone, Copy, Default)]
     struct Taken {
         cols: u32,
         sums: u64,
         diffs: u64,
     }
     impl Taken {
+        /// `self` with a queen on (r, c) added.
+        fn add(self, n: usize, r: usize, c: usize) -> Taken {
+            Taken {
+                cols: self.cols | 1 << c,
+                sums: self.sums | 1 << (r + c),
+                diffs: self.diffs | 1 << (r + n - 1 - c),
+            }
+        }
+
         /// `self` with a queen on (r, c) added, or `None` if a line of it is taken.
         fn with(self, n: usize, r: usize, c: usize) -> Option<Taken> {
-            let (col, sum, diff) = (1u32 << c, 1u64 << (r + c), 1u64 << (r + n - 1 - c));
-            if self.cols & col != 0 || self.sums & sum != 0 || self.diffs & diff != 0 {
-                return None;
-            }
-            Some(Taken {
-                cols: self.cols | col,
-                sums: self.sums | sum,
-                diffs: self.diffs | diff,
-            })
+            let free = self.cols >> c & 1 == 0
+                && self.sums >> (r + c) & 1 == 0
+                && self.diffs >> (r + n - 1 - c) & 1 == 0;
+            free.then(|| self.add(n, r, c))
         }
     }
     struct Walk<'a> {
@@ -326,20 +331,14 @@ fn classify_half_turn_symmetric(
         }
     }
     let n = start.n as usize;
-    let mut taken = Taken {
-        cols: 0,
-        sums: 0,
-        diffs: 0,
-    };
-    for (r, &c) in start.board[..n].iter().enumerate() {
-        if c != EMPTY {
-            // The fixed queens do not attack each other (the unit is valid).
-            let c = c as usize;
-            taken.cols |= 1 << c;
-            taken.sums |= 1 << (r + c);
-            taken.diffs |= 1 << (r + n - 1 - c);
-        }
-    }
+    // The fixed queens do not attack each other (the unit is valid).
+    let taken = start.board[..n]
+        .iter()
+        .enumerate()
+        .filter(|&(_, &c)| c != EMPTY)
+        .fold(Taken::default(), |taken, (r, &c)| {
+            taken.add(n, r, c as usize)
+        });
     let mut walk = Walk {
         n,
         board: start.board,
@@ -348,32 +347,6 @@ fn classify_half_turn_symmetric(
         poll: POLL_INTERVAL,
     };
     walk.go(0, taken)
-}
-
-/// The number of ways to fill the free rows from depth `level` on (plain recursion, for
-/// units with few free rows).
-fn count_plain(start: &Start, level: usize, (cols, ld, rd): (u32, u64, u64)) -> u64 {
-    if level == start.len {
-        return 1;
-    }
-    let mut free = start.free_mask(cols, ld, rd);
-    let step = if level + 1 < start.len {
-        (start.rows[level + 1] - start.rows[level]) as u32
-    } else {
-        1
-    };
-    let mut found = 0;
-    while free != 0 {
-        let bit = free & free.wrapping_neg();
-        free ^= bit;
-        let next = (
-            cols | bit,
-            (ld | bit as u64) >> step,
-            (rd | (bit as u64) << 32) << step,
-        );
-        found += count_plain(start, level + 1, next);
-    }
-    found
 }
 
 /// The depth-first search over `start.len >= 2` free rows of a unit whose solutions all lie in
@@ -385,7 +358,7 @@ fn search(start: &Start, deadline: &Deadline) -> Option<u64> {
     let len = start.len;
     let (mut cols, mut ld, mut rd) = (start.cols, start.ld, start.rd);
     if len < TAIL_ROWS {
-        return Some(count_plain(start, 0, (cols, ld, rd)));
+        return Some(placements(start, len));
     }
     // The tail: the last six free rows, closed by table look-ups.
     let tail_first = len - TAIL_ROWS;

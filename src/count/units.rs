@@ -230,7 +230,7 @@ fn cheapest_image(n: u32, c: Constellation, orbit: u8) -> Constellation {
         .map(|image| {
             let start = Start::new(&bare_unit(n, image, orbit));
             let depth = depth.min(start.free_rows());
-            (kernel::estimate(&start, depth), image)
+            (kernel::placements(&start, depth), image)
         })
         .min()
         .map_or(c, |(_, image)| image)
@@ -269,7 +269,7 @@ pub fn plan(n: u32, split: usize, deadline: &Deadline) -> Option<Vec<WorkUnit>> 
                 unit.prefix = *p;
                 let start = Start::new(&unit);
                 let depth = depth.min(start.free_rows());
-                units.push((kernel::estimate(&start, depth), unit));
+                units.push((kernel::placements(&start, depth), unit));
             });
             Some(units)
         })
