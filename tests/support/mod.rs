@@ -1,0 +1,167 @@
+//! Helpers shared by the integration tests: the known sequence values, a seeded generator, a
+//! runner for the `queens` binary, scratch directories and the repository's fixtures.
+//!
+//! Every test file includes this with `mod support;`; not every file uses every item.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+/// OEIS A000170: the number of N-queens solutions, N = 1..=27 (`A000170[n - 1]`).
+pub const A000170: [u128; 27] = [
+    1,
+    0,
+    0,
+    2,
+    10,
+    4,
+    40,
+    92,
+    352,
+    724,
+    2680,
+    14200,
+    73712,
+    365596,
+    2279184,
+    14772512,
+    95815104,
+    666090624,
+    4968057848,
+    39029188884,
+    314666222712,
+    2691008701644,
+    24233937684440,
+    227514171973736,
+    2207893435808352,
+    22317699616364044,
+    234907967154122528,
+];
+
+/// OEIS A002562: the N-queens solutions up to rotation and reflection, N = 1..=27.
+pub const A002562: [u128; 27] = [
+    1,
+    0,
+    0,
+    1,
+    2,
+    1,
+    6,
+    12,
+    46,
+    92,
+    341,
+    1787,
+    9233,
+    45752,
+    285053,
+    1846955,
+    11977939,
+    83263591,
+    621012754,
+    4878666808,
+    39333324973,
+    336376244042,
+    3029242658210,
+    28439272956934,
+    275986683743434,
+    2789712466510289,
+    29363495934315694,
+];
+
+/// OEIS A075458: gamma(Q_n), the fewest queens guarding the full n x n board, n = 1..=25.
+pub const A075458: [usize; 25] = [
+    1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5, 6, 7, 8, 9, 9, 9, 9, 10, 11, 11, 12, 12, 13, 13,
+];
+
+/// OEIS A075324: i(Q_n), the fewest pairwise non-attacking queens guarding the full n x n
+/// board, n = 1..=31.
+pub const A075324: [usize; 31] = [
+    1, 1, 1, 3, 3, 4, 4, 5, 5, 5, 5, 7, 7, 8, 9, 9, 9, 10, 11, 11, 11, 12, 13, 13, 13, 14, 15, 15,
+    16, 16, 17,
+];
+
+/// splitmix64: a small seeded generator, so random inputs are the same on every run.
+#[derive(Clone, Debug)]
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: u64) -> usize {
+        (self.next_u64() % n) as usize
+    }
+
+    /// A number in `lo..=hi`.
+    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + (self.next_u64() % (hi - lo + 1) as u64) as i64
+    }
+}
+
+/// What one run of the binary gave.
+#[derive(Debug)]
+pub struct Run {
+    /// Exit status (-1 when killed by a signal).
+    pub code: i32,
+    /// Standard output, lossily decoded.
+    pub stdout: String,
+    /// Standard error, lossily decoded.
+    pub stderr: String,
+}
+
+/// Runs `queens ARGS` with `stdin` as standard input and waits for it.
+pub fn queens_with_input(args: &[&str], stdin: &[u8]) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_queens"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run queens");
+    let mut pipe = child.stdin.take().expect("stdin");
+    let input = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("wait for queens");
+    let _ = writer.join();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Runs `queens ARGS` with empty standard input.
+pub fn queens(args: &[&str]) -> Run {
+    queens_with_input(args, b"")
+}
+
+/// A fresh, empty directory for one test.
+pub fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("queens-test-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create scratch dir");
+    dir
+}
+
+/// The path of a fixture file under `tests/fixtures/`.
+pub fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+/// The text of a fixture file under `tests/fixtures/`.
+pub fn fixture_text(name: &str) -> String {
+    std::fs::read_to_string(fixture(name)).unwrap_or_else(|e| panic!("fixture {name}: {e}"))
+}
