@@ -1,4 +1,4 @@
-//! Speed of `repair::plan` (the true minimum) and of the LightOJ 1061 judge (the relaxed
+//! Speed of `repair::solve` (the true minimum) and of the LightOJ 1061 judge (the relaxed
 //! count). Boards come from a fixed-seed generator, so every run measures the same work.
 //! `cargo bench --bench repair`; bench/repair.sh compares with the peers.
 
@@ -73,7 +73,7 @@ fn plan_8x8_one_random_board(bencher: divan::Bencher) {
             let i = next.fetch_add(1, Ordering::Relaxed) % all.len();
             all[i].clone()
         })
-        .bench_refs(|p| repair::plan(p, &Options::default()).unwrap());
+        .bench_refs(|p| repair::solve(p, &Options::default()).unwrap());
 }
 
 /// The 8x8 example, where blocking forces one move more than the relaxed count.
@@ -83,7 +83,7 @@ fn plan_8x8_blocked_example(bencher: divan::Bencher) {
         "........\n.....q..\n.q......\n........\n....q...\nq.......\n......qq\n...q...q\n",
     )
     .unwrap();
-    bencher.bench(|| repair::plan(divan::black_box(&p), &Options::default()).unwrap());
+    bencher.bench(|| repair::solve(divan::black_box(&p), &Options::default()).unwrap());
 }
 
 /// The true minimum on random 16x16 boards (one board per sample, 10 boards).
@@ -96,7 +96,7 @@ fn plan_16x16_random(bencher: divan::Bencher) {
             let i = next.fetch_add(1, Ordering::Relaxed) % all.len();
             all[i].clone()
         })
-        .bench_refs(|p| repair::plan(p, &Options::default()).unwrap());
+        .bench_refs(|p| repair::solve(p, &Options::default()).unwrap());
 }
 
 /// A solved 32x32 board (the classical construction) with three queens moved.
@@ -120,5 +120,5 @@ fn plan_32x32_three_moved(bencher: divan::Bencher) {
     queens[25] = Square::new(12, 20);
     queens.sort();
     let p = Position { n: 32, queens };
-    bencher.bench(|| repair::plan(divan::black_box(&p), &Options::default()).unwrap());
+    bencher.bench(|| repair::solve(divan::black_box(&p), &Options::default()).unwrap());
 }

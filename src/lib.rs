@@ -21,6 +21,7 @@ pub mod ledger;
 #[cfg(feature = "mpi")]
 pub mod mpi_run;
 pub mod options;
+pub mod problem;
 pub mod repair;
 pub mod verify;
 pub mod weight;

@@ -42,6 +42,16 @@ impl Options {
         }
     }
 
+    /// The number of worker threads these options run on: `threads`, or the size of the global
+    /// rayon pool (one per core) when it is 0.
+    pub fn thread_count(&self) -> usize {
+        if self.threads == 0 {
+            rayon::current_num_threads()
+        } else {
+            self.threads
+        }
+    }
+
     /// A stop condition that starts counting now.
     pub fn deadline(&self) -> Deadline {
         Deadline {

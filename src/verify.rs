@@ -4,9 +4,7 @@
 //! a legal move sequence, a covering), never that it is optimal.
 
 use crate::board::{share_line, squares_between, Square};
-use crate::guard::MarkGrid;
-use crate::repair::{Move, Position};
-use crate::weight::WeightGrid;
+use crate::problem::{MarkGrid, Move, Position, WeightGrid};
 use thiserror::Error;
 
 /// The first thing wrong with a certificate.
@@ -78,6 +76,12 @@ pub enum Violation {
     /// A marked square is neither occupied nor attacked.
     #[error("marked square [{}, {}] is not guarded", .0.row, .0.col)]
     Unguarded(Square),
+    /// A solution in a list appears a second time.
+    #[error("the same solution as number {first}")]
+    Duplicate {
+        /// 1-based place of its first appearance in the list.
+        first: usize,
+    },
 }
 
 fn on_board(queens: &[Square], rows: usize, cols: usize) -> Result<(), Violation> {
@@ -120,6 +124,34 @@ pub fn n_queens_solution(n: usize, queens: &[Square]) -> Result<(), Violation> {
         });
     }
     non_attacking(n, queens)
+}
+
+/// Checks a list of N-queens solutions: each is a solution of size `n` and no two are equal
+/// (as sets of squares). On failure, gives the 0-based index of the first bad one.
+pub fn distinct_solutions(n: usize, solutions: &[Vec<Square>]) -> Result<(), (usize, Violation)> {
+    let mut seen: std::collections::HashMap<Vec<Square>, usize> = Default::default();
+    for (i, queens) in solutions.iter().enumerate() {
+        n_queens_solution(n, queens).map_err(|v| (i, v))?;
+        let mut key = queens.clone();
+        key.sort();
+        if let Some(first) = seen.insert(key, i + 1) {
+            return Err((i, Violation::Duplicate { first }));
+        }
+    }
+    Ok(())
+}
+
+/// Checks that a claimed count matches the length of its certificate (moves in a plan, queens
+/// in a guard set).
+pub fn claimed_count(claimed: usize, actual: usize) -> Result<(), Violation> {
+    if claimed == actual {
+        Ok(())
+    } else {
+        Err(Violation::WrongValue {
+            claimed: claimed as i128,
+            actual: actual as i128,
+        })
+    }
 }
 
 /// Checks a best-sum certificate: `queens` is an N-queens solution on the grid and the weights

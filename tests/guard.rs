@@ -3,12 +3,14 @@
 //! A075458, A075324, A274138), the judge's sample, and `queens::verify` on every placement.
 
 use queens::board::{share_line, Square};
-use queens::guard::{count_minimum, cover, cover_independent, solve, MarkGrid, Placement, Rule};
+use queens::guard::{count_minimum, cover, cover_independent, solve, GuardSet, MarkGrid, Rule};
 use queens::verify;
 use queens::Options;
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::Duration;
+
+mod support;
 
 /// Gamma(Q_n), n = 1..25 (OEIS A075458).
 const DOMINATION: [usize; 25] = [
@@ -25,7 +27,7 @@ fn one_thread() -> Options {
 }
 
 /// Checks the certificate and the bookkeeping of a placement, and returns its size.
-fn checked(marks: &MarkGrid, placement: &Placement) -> usize {
+fn checked(marks: &MarkGrid, placement: &GuardSet) -> usize {
     assert_eq!((placement.rows, placement.cols), (marks.rows, marks.cols));
     if placement.independent {
         verify::independent_guard(marks, &placement.queens).unwrap();
@@ -407,10 +409,11 @@ fn answer_does_not_depend_on_threads() {
 
 #[test]
 fn time_limit_returns_a_verified_fallback_and_a_bound() {
+    // A limit of zero stops every search at its first poll, whatever the machine's speed.
     let marks = MarkGrid::full(32, 32);
     for rule in [Rule::Any, Rule::Independent] {
         let options = Options {
-            time_limit: Some(Duration::from_millis(200)),
+            time_limit: Some(Duration::ZERO),
             ..Options::default()
         };
         let placement = solve(&marks, rule, &options).unwrap();
@@ -511,24 +514,42 @@ fn queens(args: &[&str], stdin: &str) -> (i32, String, String) {
     )
 }
 
-fn shared_judge_dir() -> std::path::PathBuf {
-    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let beside = root.join("../shared/judge");
-    if beside.is_dir() {
-        beside
-    } else {
-        std::path::PathBuf::from("/work/shared/judge")
-    }
-}
-
 #[test]
-fn judge_sample_byte_for_byte() {
-    let dir = shared_judge_dir();
-    let input = std::fs::read_to_string(dir.join("uva11214.sample.in")).unwrap();
-    let expected = std::fs::read_to_string(dir.join("uva11214.sample.out")).unwrap();
+fn judge_example_file_byte_for_byte() {
+    // The example input (cases of our own), answered by brute force, and the full 8 x 8 board by
+    // OEIS A075458 (gamma(Q_8) = 5).
+    let path = support::example("judge/uva11214.in");
+    let input = std::fs::read_to_string(&path).unwrap();
+    let mut lines = input.lines();
+    let mut expected = String::new();
+    let mut case = 0;
+    while let Some(size) = lines.next() {
+        let dims: Vec<usize> = size
+            .split_whitespace()
+            .map(|t| t.parse().unwrap())
+            .collect();
+        if dims == [0] {
+            break;
+        }
+        let (rows, cols) = (dims[0], dims[1]);
+        let marked: Vec<bool> = (0..rows)
+            .flat_map(|_| lines.next().unwrap().chars().map(|c| c == 'X'))
+            .collect();
+        let marks = MarkGrid { rows, cols, marked };
+        case += 1;
+        let answer = if marks.marked.iter().all(|&m| m) && rows == cols {
+            support::A075458[rows - 1]
+        } else {
+            brute_force(&marks, false)
+        };
+        expected += &format!("Case {case}: {answer}\n");
+    }
+    assert!(expected.starts_with("Case 1: 5\nCase 2: 0\nCase 3: 1\n"));
     let (code, out, err) = queens(&["judge", "uva11214"], &input);
     assert_eq!(code, 0, "{err}");
     assert_eq!(out, expected);
+    let run = support::queens(&["judge", "uva11214", path.to_str().unwrap()]);
+    assert_eq!((run.code, run.stdout), (0, expected));
 }
 
 #[test]
@@ -602,18 +623,20 @@ fn cli_json_and_text() {
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!((v["rows"].as_u64(), v["cols"].as_u64()), (Some(8), Some(8)));
-    assert_eq!(v["queens"], 5);
+    assert_eq!(v["problem"], "guard");
+    assert_eq!(v["guards"], 5);
     assert_eq!(v["optimal"], true);
     assert_eq!(v["independent"], false);
-    assert!(v.get("lower_bound").is_none());
-    let placement: Vec<Square> = serde_json::from_value(v["placement"].clone()).unwrap();
+    assert_eq!(v["lower_bound"], 5);
+    assert_eq!(v["lower_bound_source"], "search");
+    let placement: Vec<Square> = serde_json::from_value(v["queens"].clone()).unwrap();
     verify::guard(&MarkGrid::full(8, 8), &placement).unwrap();
 
     let (code, out, _) = queens(&["guard", "--full", "4x6", "--independent", "--json"], "");
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["independent"], true);
-    let placement: Vec<Square> = serde_json::from_value(v["placement"].clone()).unwrap();
+    let placement: Vec<Square> = serde_json::from_value(v["queens"].clone()).unwrap();
     let brute = brute_force(&MarkGrid::full(4, 6), true);
     assert_eq!(placement.len(), brute);
     verify::independent_guard(&MarkGrid::full(4, 6), &placement).unwrap();
@@ -622,7 +645,7 @@ fn cli_json_and_text() {
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(
-        (v["queens"].as_u64(), v["minimum_sets"].as_u64()),
+        (v["guards"].as_u64(), v["minimum_sets"].as_u64()),
         (Some(5), Some(8))
     );
 
@@ -641,8 +664,8 @@ fn cli_json_and_text() {
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["optimal"], false);
-    assert!(v["lower_bound"].as_u64().unwrap() <= v["queens"].as_u64().unwrap());
-    let placement: Vec<Square> = serde_json::from_value(v["placement"].clone()).unwrap();
+    assert!(v["lower_bound"].as_u64().unwrap() <= v["guards"].as_u64().unwrap());
+    let placement: Vec<Square> = serde_json::from_value(v["queens"].clone()).unwrap();
     verify::guard(&MarkGrid::full(30, 30), &placement).unwrap();
 }
 
@@ -684,7 +707,7 @@ fn ctrl_c_prints_the_best_so_far_and_exits_130() {
     assert_eq!(out.status.code(), Some(130));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["optimal"], false);
-    let placement: Vec<Square> = serde_json::from_value(v["placement"].clone()).unwrap();
+    let placement: Vec<Square> = serde_json::from_value(v["queens"].clone()).unwrap();
     verify::guard(&MarkGrid::full(24, 24), &placement).unwrap();
     assert!(v["lower_bound"].as_u64().unwrap() <= 13);
 }

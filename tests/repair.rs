@@ -3,11 +3,13 @@
 //! solutions and assignments, the judge sample, and the verifier on every plan.
 
 use queens::board::Square;
-use queens::repair::{self, Plan, Position, RepairError};
+use queens::repair::{self, Position, Repair, RepairError};
 use queens::{verify, Options};
 use std::collections::HashMap;
 use std::process::Command;
 use std::time::Duration;
+
+mod support;
 
 // ---------------------------------------------------------------------------------------------
 // Independent reference code: bitmask positions, real moves, breadth-first search. Shares
@@ -210,8 +212,8 @@ fn board(text: &str) -> Position {
 }
 
 /// Solves and checks everything a plan claims about itself.
-fn solve(p: &Position, options: &Options) -> Plan {
-    let plan = repair::plan(p, options).expect("solvable");
+fn solve(p: &Position, options: &Options) -> Repair {
+    let plan = repair::solve(p, options).expect("solvable");
     verify::repair(p, &plan.plan, &plan.final_queens).expect("plan replays legally");
     assert_eq!(plan.moves, plan.plan.len());
     assert!(plan.lower_bound <= plan.moves);
@@ -580,8 +582,8 @@ fn tiny_and_oversized_boards() {
             queens: (0..n).map(|i| Square::new(0, i)).collect(),
         };
         assert_eq!(
-            repair::plan(&p, &Options::default()),
-            Err(RepairError::NoSolution(n))
+            repair::solve(&p, &Options::default()),
+            Err(RepairError::NoPlacement { n })
         );
     }
     let zero = Position {
@@ -589,47 +591,68 @@ fn tiny_and_oversized_boards() {
         queens: vec![],
     };
     assert!(matches!(
-        repair::plan(&zero, &Options::default()),
-        Err(RepairError::Size(0))
+        repair::solve(&zero, &Options::default()),
+        Err(RepairError::UnsupportedSize { n: 0 })
     ));
     let big = Position {
         n: 65,
         queens: (0..65).map(|i| Square::new(i, 0)).collect(),
     };
     assert!(matches!(
-        repair::plan(&big, &Options::default()),
-        Err(RepairError::Size(65))
+        repair::solve(&big, &Options::default()),
+        Err(RepairError::UnsupportedSize { n: 65 })
     ));
     let twice = Position {
         n: 4,
         queens: vec![Square::new(0, 0); 4],
     };
     assert!(matches!(
-        repair::plan(&twice, &Options::default()),
-        Err(RepairError::Invalid { .. })
+        repair::solve(&twice, &Options::default()),
+        Err(RepairError::SameSquare { .. })
     ));
 }
 
 // ---------------------------------------------------------------------------------------------
 // The judge and the command line.
 
-fn shared_dir() -> std::path::PathBuf {
-    let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
-    if here.join("judge").is_dir() {
-        here
-    } else {
-        std::path::PathBuf::from("/work/shared")
-    }
+/// The boards of a LightOJ 1061 input: T, then T boards of 8 lines of 8 characters.
+fn lightoj_boards(input: &str) -> Vec<Vec<(usize, usize)>> {
+    let mut tokens = input.split_whitespace();
+    let cases: usize = tokens.next().unwrap().parse().unwrap();
+    (0..cases)
+        .map(|_| {
+            let rows: Vec<&str> = (0..8).map(|_| tokens.next().unwrap()).collect();
+            let mut queens = Vec::new();
+            for (r, row) in rows.iter().enumerate() {
+                for (c, ch) in row.chars().enumerate() {
+                    if ch == 'q' {
+                        queens.push((r, c));
+                    }
+                }
+            }
+            queens
+        })
+        .collect()
 }
 
 #[test]
-fn judge_sample_byte_for_byte() {
-    let dir = shared_dir().join("judge");
-    let input = std::fs::read_to_string(dir.join("lightoj1061.sample.in")).unwrap();
-    let expected = std::fs::read_to_string(dir.join("lightoj1061.sample.out")).unwrap();
+fn judge_example_file_byte_for_byte() {
+    // The example input (boards of our own: all in one column, all on one row, a solved board,
+    // the README's board, random ones), answered by the brute-force relaxed count.
+    let path = support::example("judge/lightoj1061.in");
+    let input = std::fs::read_to_string(&path).unwrap();
+    let solutions = solutions_of_8();
+    let mut expected = String::new();
+    for (i, qs) in lightoj_boards(&input).iter().enumerate() {
+        let best = solutions.iter().map(|sol| assignment_dp(qs, sol)).min();
+        expected.push_str(&format!("Case {}: {}\n", i + 1, best.unwrap()));
+    }
+    assert!(expected.contains("Case 4: 0\n") && expected.contains("Case 5: 3\n"));
     let mut out = Vec::new();
     queens::judge::run(queens::judge::Problem::LightOj1061, &input, &mut out).unwrap();
     assert_eq!(String::from_utf8(out).unwrap(), expected);
+    let run = support::queens(&["judge", "lightoj1061", path.to_str().unwrap()]);
+    assert_eq!((run.code, run.stdout), (0, expected));
 }
 
 #[test]
@@ -790,9 +813,14 @@ fn cli_time_limit_reports_a_lower_bound() {
     let plan: Vec<queens::repair::Move> = serde_json::from_value(v["plan"].clone()).unwrap();
     let fin: Vec<Square> = serde_json::from_value(v["final"].clone()).unwrap();
     verify::repair(&p, &plan, &fin).unwrap();
-    if v["optimal"] == false {
-        assert!(v["lower_bound"].as_u64().unwrap() <= v["moves"].as_u64().unwrap());
-    }
+    let (lower, moves) = (
+        v["lower_bound"].as_u64().unwrap(),
+        v["moves"].as_u64().unwrap(),
+    );
+    assert!(lower <= moves);
+    assert_eq!(v["optimal"] == true, lower == moves);
+    assert_eq!(v["problem"], "repair");
+    assert_eq!(moves as usize, plan.len());
 }
 
 #[test]

@@ -39,40 +39,61 @@ fn weight_answers() {
     let ok = verify(
         "weight",
         grid,
-        r#"{"n":4,"best":34,"queens":[[0,1],[1,3],[2,0],[3,2]],"optimal":true,"bound":34}"#,
+        r#"{"problem":"weight","n":4,"sum":34,"queens":[[0,1],[1,3],[2,0],[3,2]],"optimal":true,"bound":34}"#,
     );
     assert_eq!(ok.status.code(), Some(0), "{}", stdout(&ok));
     assert!(stdout(&ok).starts_with("valid:"));
     let wrong_sum = verify(
         "weight",
         grid,
-        r#"{"best":35,"queens":[[0,1],[1,3],[2,0],[3,2]]}"#,
+        r#"{"problem":"weight","sum":35,"queens":[[0,1],[1,3],[2,0],[3,2]]}"#,
     );
     assert_eq!(wrong_sum.status.code(), Some(1));
     assert!(stdout(&wrong_sum).contains("claimed 35"));
     let attack = verify(
         "weight",
         grid,
-        r#"{"best":34,"queens":[[0,0],[1,3],[2,1],[3,2]]}"#,
+        r#"{"problem":"weight","sum":34,"queens":[[0,0],[1,3],[2,1],[3,2]]}"#,
     );
     assert_eq!(attack.status.code(), Some(1));
     assert!(stdout(&attack).contains("attack"));
-    let garbage = verify("weight", grid, "{\"best\": 34,\n \"queens\": [[0,1],");
+    let garbage = verify("weight", grid, "{\"sum\": 34,\n \"queens\": [[0,1],");
     assert_eq!(garbage.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&garbage.stderr).starts_with("error:"));
+    let err = String::from_utf8_lossy(&garbage.stderr).into_owned();
+    assert!(err.starts_with("error:") && err.contains("line 2"), "{err}");
+    // The answer of another problem, and the two files swapped.
+    let other = verify(
+        "weight",
+        grid,
+        r#"{"problem":"guard","guards":0,"queens":[]}"#,
+    );
+    assert_eq!(other.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&other.stderr).contains("answer of `guard`"));
+    let answer = temp_file(r#"{"problem":"weight","sum":34,"queens":[]}"#);
+    let swapped = Command::new(env!("CARGO_BIN_EXE_queens"))
+        .args(["verify", "weight"])
+        .arg(&answer)
+        .arg(grid)
+        .output()
+        .unwrap();
+    assert_eq!(swapped.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&swapped.stderr).into_owned();
+    assert!(
+        err.starts_with("error:") && err.contains("did you swap them?"),
+        "{err}"
+    );
 }
 
 #[test]
 fn repair_answers() {
     let start = temp_file("qq..\n....\nq...\n..q.\n");
     let start = start.to_str().unwrap();
-    let legal = r#"{"n":4,"moves":3,"relaxed":3,"optimal":true,
+    let legal = r#"{"problem":"repair","n":4,"moves":3,"relaxed":3,"optimal":true,
         "plan":[{"from":[0,1],"to":[1,1]},{"from":[1,1],"to":[1,3]},{"from":[0,0],"to":[0,1]}],
         "final":[[0,1],[1,3],[2,0],[3,2]]}"#;
     let ok = verify("repair", start, legal);
     assert_eq!(ok.status.code(), Some(0), "{}", stdout(&ok));
-    let jump =
-        r#"{"moves":1,"plan":[{"from":[0,0],"to":[0,3]}],"final":[[0,3],[0,1],[2,0],[3,2]]}"#;
+    let jump = r#"{"problem":"repair","moves":1,"plan":[{"from":[0,0],"to":[0,3]}],"final":[[0,3],[0,1],[2,0],[3,2]]}"#;
     let blocked = verify("repair", start, jump);
     assert_eq!(blocked.status.code(), Some(1));
     assert!(stdout(&blocked).contains("move 1: blocked by the queen on [0, 1]"));
@@ -87,28 +108,32 @@ fn guard_answers() {
     let missed = verify(
         "guard",
         marks,
-        r#"{"rows":4,"cols":4,"queens":2,"placement":[[1,1],[2,2]]}"#,
+        r#"{"problem":"guard","rows":4,"cols":4,"guards":2,"queens":[[1,1],[2,2]]}"#,
     );
     assert_eq!(missed.status.code(), Some(1));
     assert!(stdout(&missed).contains("marked square [0, 3] is not guarded"));
     let two = verify(
         "guard",
         marks,
-        r#"{"queens":2,"placement":[[0,0],[2,2]],"optimal":true}"#,
+        r#"{"problem":"guard","guards":2,"queens":[[0,0],[2,2]],"optimal":true}"#,
     );
     assert_eq!(two.status.code(), Some(0), "{}", stdout(&two));
-    let miscounted = verify("guard", marks, r#"{"queens":1,"placement":[[0,0],[2,2]]}"#);
+    let miscounted = verify(
+        "guard",
+        marks,
+        r#"{"problem":"guard","guards":1,"queens":[[0,0],[2,2]]}"#,
+    );
     assert_eq!(miscounted.status.code(), Some(1));
     let rows = verify(
         "guard",
         marks,
-        r#"{"queens":4,"placement":[[0,0],[1,0],[2,0],[3,0]]}"#,
+        r#"{"problem":"guard","guards":4,"queens":[[0,0],[1,0],[2,0],[3,0]]}"#,
     );
     assert_eq!(rows.status.code(), Some(0));
     let independent = verify(
         "guard",
         marks,
-        r#"{"queens":4,"placement":[[0,0],[1,0],[2,0],[3,0]],"independent":true}"#,
+        r#"{"problem":"guard","guards":4,"queens":[[0,0],[1,0],[2,0],[3,0]],"independent":true}"#,
     );
     assert_eq!(independent.status.code(), Some(1));
 }

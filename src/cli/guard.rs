@@ -1,12 +1,11 @@
 //! `queens guard`: the fewest queens occupying or attacking every marked square.
 
 use super::{
-    interrupted, located, print_json, read_input, stderr_is_terminal, Failure, SearchArgs,
-    EXIT_INTERRUPTED,
+    interrupted, located, read_input, stderr_is_terminal, Failure, SearchArgs, EXIT_INTERRUPTED,
 };
 use clap::Args;
 use queens::format::guard::{json_answer, text_answer};
-use queens::format::parse_mark_grid;
+use queens::format::{parse_mark_grid, RunInfo};
 use queens::guard::{count_minimum, solve, MarkGrid, Rule, MAX_GUARD_SIDE};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -89,16 +88,9 @@ pub fn run(args: &GuardArgs) -> Result<ExitCode, Failure> {
     if show_progress {
         eprint!("\r{:70}\r", "");
     }
-    let seconds = started.elapsed().as_secs_f64();
+    let info = RunInfo::measured(started, &options);
     if args.search.json {
-        let mut value = json_answer(&placement, seconds);
-        if let Some(sets) = sets {
-            value["minimum_sets"] = match u64::try_from(sets) {
-                Ok(small) => small.into(),
-                Err(_) => sets.to_string().into(),
-            };
-        }
-        print_json(&value);
+        println!("{}", json_answer(&placement, sets, info));
     } else {
         print!("{}", text_answer(&marks, &placement));
         match sets {

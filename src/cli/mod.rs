@@ -165,11 +165,6 @@ pub fn located(name: &str, error: &ParseError) -> Failure {
     Failure::bad_input(format!("{name}: {error}"))
 }
 
-/// Prints a JSON value on one line of stdout.
-pub fn print_json(value: &serde_json::Value) {
-    println!("{value}");
-}
-
 /// Runs the command line and maps the outcome to an exit status.
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {

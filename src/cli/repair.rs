@@ -1,9 +1,9 @@
 //! `queens repair`.
 
-use super::{interrupted, located, print_json, read_input, Failure, SearchArgs};
+use super::{interrupted, located, read_input, Failure, SearchArgs};
 use super::{EXIT_INTERRUPTED, EXIT_NO_ANSWER};
 use clap::Args;
-use queens::format::{parse_position, repair as output};
+use queens::format::{parse_position, repair as output, RunInfo};
 use queens::repair::{self, RepairError};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -24,16 +24,16 @@ pub fn run(args: &RepairArgs) -> Result<ExitCode, Failure> {
     let position = parse_position(&text).map_err(|e| located(&name, &e))?;
     let options = args.search.options();
     let started = Instant::now();
-    let plan = repair::plan(&position, &options).map_err(|e| match e {
-        RepairError::NoSolution(_) => Failure {
+    let plan = repair::solve(&position, &options).map_err(|e| match e {
+        RepairError::NoPlacement { .. } => Failure {
             code: EXIT_NO_ANSWER,
             message: format!("{name}: {e}"),
         },
         _ => Failure::bad_input(format!("{name}: {e}")),
     })?;
-    let seconds = started.elapsed().as_secs_f64();
+    let info = RunInfo::measured(started, &options);
     if args.search.json {
-        print_json(&output::json(&plan, seconds));
+        println!("{}", output::json(&plan, info));
     } else {
         print!("{}", output::text(&position, &plan));
     }

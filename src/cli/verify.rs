@@ -1,16 +1,14 @@
-//! `queens verify KIND INPUT ANSWER`: re-checks the certificate in a `--json` answer with
-//! `queens::verify`, which shares no code with the solvers. It checks what the answer *is* (a
-//! valid placement with the claimed sum, a legal move sequence, a covering), not that it is
-//! optimal.
+//! `queens verify KIND INPUT ANSWER`: reads the input and the `--json` answer with
+//! `queens::format`, re-checks the certificate with `queens::verify` (which shares no code with
+//! the solvers) and prints the verdict. Optimality is not checked.
 
 use super::{located, read_input, Failure, EXIT_NO_ANSWER};
 use clap::{Args, ValueEnum};
-use queens::board::Square;
+use queens::format::answer::{
+    read_answer, read_solution_lines, GuardCertificate, RepairCertificate, WeightCertificate,
+};
 use queens::format::{parse_mark_grid, parse_position, parse_weight_grid, ParseError};
-use queens::repair::Move;
 use queens::verify::{self, Violation};
-use serde::de::DeserializeOwned;
-use serde::Deserialize;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -50,112 +48,76 @@ pub enum Kind {
     CountSolution,
 }
 
-#[derive(Deserialize)]
-struct WeightAnswer {
-    best: i128,
-    queens: Vec<Square>,
-}
-
-#[derive(Deserialize)]
-struct RepairAnswer {
-    moves: usize,
-    plan: Vec<Move>,
-    #[serde(rename = "final")]
-    final_queens: Vec<Square>,
-}
-
-#[derive(Deserialize)]
-struct GuardAnswer {
-    queens: usize,
-    placement: Vec<Square>,
-    #[serde(default)]
-    independent: bool,
-}
-
-#[derive(Deserialize)]
-struct SolutionLine {
-    n: usize,
-    queens: Vec<Square>,
-}
-
-fn parse_answer<T: DeserializeOwned>(name: &str, text: &str) -> Result<T, Failure> {
-    serde_json::from_str(text).map_err(|e| {
-        let error = ParseError::at(
-            e.line().max(1),
-            e.column().max(1),
-            format!("not a valid answer: {e}"),
-        );
-        located(name, &error)
+/// The problem input named `path`, parsed by `parse`; a JSON text there gets the hint that the
+/// arguments may be swapped.
+fn input<T>(path: &str, parse: impl Fn(&str) -> Result<T, ParseError>) -> Result<T, Failure> {
+    let (name, text) = read_input(&Some(PathBuf::from(path)))?;
+    parse(&text).map_err(|e| {
+        let mut failure = located(&name, &e);
+        if text.trim_start().starts_with('{') {
+            failure.message.push_str(
+                " (this looks like a JSON answer: did you swap them? INPUT comes first, then \
+                 ANSWER)",
+            );
+        }
+        failure
     })
-}
-
-fn input_file(path: &str) -> Result<(String, String), Failure> {
-    read_input(&Some(PathBuf::from(path)))
 }
 
 /// Runs `queens verify`.
 pub fn run(args: &VerifyArgs) -> Result<ExitCode, Failure> {
     let (answer_name, answer) = read_input(&Some(args.answer.clone()))?;
+    let in_answer = |e: ParseError| located(&answer_name, &e);
     let verdict: Result<String, Violation> = match args.kind {
         Kind::Weight => {
-            let (name, text) = input_file(&args.input)?;
-            let grid = parse_weight_grid(&text).map_err(|e| located(&name, &e))?;
-            let a: WeightAnswer = parse_answer(&answer_name, &answer)?;
-            verify::weight(&grid, &a.queens, a.best).map(|()| {
+            let grid = input(&args.input, parse_weight_grid)?;
+            let a: WeightCertificate = read_answer("weight", &answer).map_err(in_answer)?;
+            verify::weight(&grid, &a.queens, a.sum).map(|()| {
                 format!(
                     "valid: {} non-attacking queens on the {}x{} grid, sum {} as claimed",
                     a.queens.len(),
                     grid.n,
                     grid.n,
-                    a.best
+                    a.sum
                 )
             })
         }
         Kind::Repair => {
-            let (name, text) = input_file(&args.input)?;
-            let start = parse_position(&text).map_err(|e| located(&name, &e))?;
-            let a: RepairAnswer = parse_answer(&answer_name, &answer)?;
-            let replay = verify::repair(&start, &a.plan, &a.final_queens);
-            match replay {
-                Ok(()) if a.plan.len() != a.moves => Err(Violation::WrongValue {
-                    claimed: a.moves as i128,
-                    actual: a.plan.len() as i128,
-                }),
-                Ok(()) => Ok(format!(
-                    "valid: {} legal moves lead to {} non-attacking queens",
-                    a.plan.len(),
-                    a.final_queens.len()
-                )),
-                Err(v) => Err(v),
-            }
+            let start = input(&args.input, parse_position)?;
+            let a: RepairCertificate = read_answer("repair", &answer).map_err(in_answer)?;
+            verify::repair(&start, &a.plan, &a.final_queens)
+                .and_then(|()| verify::claimed_count(a.moves, a.plan.len()))
+                .map(|()| {
+                    format!(
+                        "valid: {} legal moves lead to {} non-attacking queens",
+                        a.plan.len(),
+                        a.final_queens.len()
+                    )
+                })
         }
         Kind::Guard => {
-            let (name, text) = input_file(&args.input)?;
-            let marks = parse_mark_grid(&text).map_err(|e| located(&name, &e))?;
-            let a: GuardAnswer = parse_answer(&answer_name, &answer)?;
-            let checked = if a.independent {
-                verify::independent_guard(&marks, &a.placement)
+            let marks = input(&args.input, parse_mark_grid)?;
+            let a: GuardCertificate = read_answer("guard", &answer).map_err(in_answer)?;
+            let covered = if a.independent {
+                verify::independent_guard(&marks, &a.queens)
             } else {
-                verify::guard(&marks, &a.placement)
+                verify::guard(&marks, &a.queens)
             };
-            match checked {
-                Ok(()) if a.placement.len() != a.queens => Err(Violation::WrongValue {
-                    claimed: a.queens as i128,
-                    actual: a.placement.len() as i128,
-                }),
-                Ok(()) => Ok(format!(
-                    "valid: {} {}queens guard every marked square of the {}x{} board",
-                    a.queens,
-                    if a.independent {
-                        "mutually non-attacking "
-                    } else {
-                        ""
-                    },
-                    marks.rows,
-                    marks.cols
-                )),
-                Err(v) => Err(v),
-            }
+            covered
+                .and_then(|()| verify::claimed_count(a.guards, a.queens.len()))
+                .map(|()| {
+                    format!(
+                        "valid: {} {}queens guard every marked square of the {}x{} board",
+                        a.guards,
+                        if a.independent {
+                            "mutually non-attacking "
+                        } else {
+                            ""
+                        },
+                        marks.rows,
+                        marks.cols
+                    )
+                })
         }
         Kind::CountSolution => {
             let n: usize = args.input.trim().parse().map_err(|_| {
@@ -164,51 +126,37 @@ pub fn run(args: &VerifyArgs) -> Result<ExitCode, Failure> {
                     args.input
                 ))
             })?;
-            let mut checked = 0usize;
-            let mut seen: std::collections::HashMap<Vec<Square>, usize> = Default::default();
-            let mut verdict = Ok(());
-            for (i, line) in answer.lines().enumerate() {
-                if line.trim().is_empty() {
-                    continue;
-                }
-                let s: SolutionLine = serde_json::from_str(line).map_err(|e| {
-                    located(
-                        &answer_name,
-                        &ParseError::at(i + 1, e.column().max(1), format!("not a solution: {e}")),
-                    )
-                })?;
-                let result = if s.n != n {
-                    Err(Violation::WrongCount {
-                        expected: n,
-                        found: s.n,
-                    })
-                } else {
-                    verify::n_queens_solution(n, &s.queens)
-                };
-                if let Err(v) = result {
-                    verdict = Err((i + 1, v.to_string()));
-                    break;
-                }
-                let mut key = s.queens.clone();
-                key.sort();
-                if let Some(first) = seen.insert(key, i + 1) {
-                    verdict = Err((i + 1, format!("the same solution as line {first}")));
-                    break;
-                }
-                checked += 1;
+            let lines = read_solution_lines(&answer).map_err(in_answer)?;
+            if lines.is_empty() {
+                return Err(Failure::bad_input(format!(
+                    "{answer_name}: no solution line to check"
+                )));
             }
-            match verdict {
-                Err((line, v)) => {
-                    println!("invalid: line {line}: {v}");
+            let mut solutions = Vec::with_capacity(lines.len());
+            for (line, s) in &lines {
+                if s.n != n {
+                    println!(
+                        "invalid: line {line}: a solution of size {} where {n} was given",
+                        s.n
+                    );
                     return Ok(ExitCode::from(EXIT_NO_ANSWER));
                 }
-                Ok(()) if checked == 0 => {
-                    return Err(Failure::bad_input(format!(
-                        "{answer_name}: no solution line to check"
-                    )))
-                }
-                Ok(()) => Ok(format!("valid: {checked} distinct {n}-queens solutions")),
+                solutions.push(s.queens.clone());
             }
+            if let Err((i, v)) = verify::distinct_solutions(n, &solutions) {
+                let why = match v {
+                    Violation::Duplicate { first } => {
+                        format!("the same solution as line {}", lines[first - 1].0)
+                    }
+                    v => v.to_string(),
+                };
+                println!("invalid: line {}: {why}", lines[i].0);
+                return Ok(ExitCode::from(EXIT_NO_ANSWER));
+            }
+            Ok(format!(
+                "valid: {} distinct {n}-queens solutions",
+                lines.len()
+            ))
         }
     };
     match verdict {

@@ -3,7 +3,7 @@
 use super::{located, read_input, Failure, SearchArgs, EXIT_INTERRUPTED, EXIT_NO_ANSWER};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use queens::format::{parse_weight_grid, weight as output};
+use queens::format::{parse_weight_grid, weight as output, RunInfo};
 use queens::weight::{best, WeightError};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -56,9 +56,9 @@ pub fn run(args: &WeightArgs) -> Result<ExitCode, Failure> {
         }
         Err(e) => return Err(Failure::bad_input(format!("{name}: {e}"))),
     };
-    let seconds = started.elapsed().as_secs_f64();
+    let info = RunInfo::measured(started, &options);
     if args.search.json {
-        println!("{}", output::to_json(&placement, seconds));
+        println!("{}", output::to_json(&placement, info));
     } else {
         print!("{}", output::write_text(&placement));
     }

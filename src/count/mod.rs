@@ -14,11 +14,10 @@
 //! [`WorkUnit`]s with stable ids, scheduled dynamically over the threads.
 
 mod kernel;
-pub mod solutions;
 mod tail;
 mod units;
 
-pub use solutions::{is_canonical, Solutions};
+pub use crate::board::{is_canonical, Solutions};
 pub use units::{
     constellations, default_split, plan, work_units, work_units_split, Constellation, WorkUnit,
     MAX_PREFIX,

@@ -139,7 +139,7 @@ impl WorkUnit {
             }
             queens.push(Square::new(row, col as usize));
         }
-        crate::verify::non_attacking(n as usize, &queens).is_ok()
+        crate::board::non_attacking(&queens)
     }
 }
 

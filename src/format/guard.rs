@@ -1,33 +1,25 @@
 //! Output of `queens guard`: the board drawn as text, and the JSON answer.
 
-use crate::guard::{MarkGrid, Placement};
-use serde_json::{json, Value};
+use super::{text_board, RunInfo};
+use crate::guard::{GuardSet, MarkGrid};
+use serde_json::json;
 
 /// The board with `Q` for a queen, `X` for an unoccupied mark and `.` for anything else, one
 /// line per row, each ending in a newline.
-pub fn draw_board(marks: &MarkGrid, placement: &Placement) -> String {
-    let mut out = String::with_capacity(marks.rows * (marks.cols + 1));
-    for row in 0..marks.rows {
-        for col in 0..marks.cols {
-            let queen = placement
-                .queens
-                .binary_search(&crate::board::Square::new(row, col))
-                .is_ok();
-            out.push(if queen {
-                'Q'
-            } else if marks.is_marked(row, col) {
-                'X'
-            } else {
-                '.'
-            });
+pub fn draw_board(marks: &MarkGrid, guards: &GuardSet) -> String {
+    text_board(marks.rows, marks.cols, |s| {
+        if guards.queens.binary_search(&s).is_ok() {
+            'Q'
+        } else if marks.is_marked(s.row, s.col) {
+            'X'
+        } else {
+            '.'
         }
-        out.push('\n');
-    }
-    out
+    })
 }
 
 /// The text answer: the board, then the count and whether it is proven.
-pub fn text_answer(marks: &MarkGrid, placement: &Placement) -> String {
+pub fn text_answer(marks: &MarkGrid, placement: &GuardSet) -> String {
     let count = placement.queens.len();
     let kind = if placement.independent {
         "mutually non-attacking queens"
@@ -56,21 +48,27 @@ pub fn text_answer(marks: &MarkGrid, placement: &Placement) -> String {
     )
 }
 
-/// The JSON answer of the command-line contract: `rows`, `cols`, `queens` (the count),
-/// `placement`, `optimal`, `independent`, `seconds`, `nodes`, and `lower_bound` when not optimal.
-pub fn json_answer(placement: &Placement, seconds: f64) -> Value {
-    let mut value = json!({
-        "rows": placement.rows,
-        "cols": placement.cols,
-        "queens": placement.queens.len(),
-        "placement": placement.queens,
-        "optimal": placement.optimal,
-        "independent": placement.independent,
-        "seconds": seconds,
-        "nodes": placement.nodes,
+/// The JSON answer of the command-line contract: `{"problem":"guard","rows","cols","guards",
+/// "queens","optimal","lower_bound","lower_bound_source","independent","nodes",
+/// ["minimum_sets"],"seconds","threads"}`; `minimum_sets` (the number of guard sets of the
+/// minimum size) only when counted, as a number below 2^64 and a string above.
+pub fn json_answer(guards: &GuardSet, minimum_sets: Option<u128>, info: RunInfo) -> String {
+    let mut fields = json!({
+        "rows": guards.rows,
+        "cols": guards.cols,
+        "guards": guards.queens.len(),
+        "queens": guards.queens,
+        "optimal": guards.optimal,
+        "lower_bound": guards.lower_bound,
+        "lower_bound_source": guards.lower_bound_source.to_string(),
+        "independent": guards.independent,
+        "nodes": guards.nodes,
     });
-    if !placement.optimal {
-        value["lower_bound"] = json!(placement.lower_bound);
+    if let Some(sets) = minimum_sets {
+        fields["minimum_sets"] = match u64::try_from(sets) {
+            Ok(small) => small.into(),
+            Err(_) => sets.to_string().into(),
+        };
     }
-    value
+    super::json_answer("guard", &fields, info)
 }

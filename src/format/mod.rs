@@ -1,13 +1,17 @@
 //! Reading and writing the project's text formats. Parse errors are values that carry the line
 //! and column (1-based) where the input went wrong; nothing here panics on any input.
 
+pub mod answer;
 pub mod guard;
 mod input;
 pub mod repair;
 pub mod solutions;
 pub mod weight;
 
+pub use answer::{json_answer, RunInfo};
 pub use input::{parse_mark_grid, parse_position, parse_weight_grid};
+
+use crate::board::Square;
 
 use thiserror::Error;
 
@@ -75,6 +79,19 @@ fn parse_integer(text: &str) -> Result<i64, String> {
     }
     text.parse::<i64>()
         .map_err(|_| format!("{} does not fit in 64 bits", shorten(text)))
+}
+
+/// A board drawn as text, one line per row ending in a newline, with `cell(square)` on each
+/// square (`Q` a queen, `X` a mark, `.` empty, by the contract).
+pub fn text_board(rows: usize, cols: usize, cell: impl Fn(Square) -> char) -> String {
+    let mut out = String::with_capacity(rows * (cols + 1));
+    for row in 0..rows {
+        for col in 0..cols {
+            out.push(cell(Square::new(row, col)));
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// At most 20 characters of `text`, for error messages about arbitrary input.

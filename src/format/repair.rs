@@ -1,23 +1,15 @@
 //! Output of `queens repair`: the text answer (boards before and after, the moves in chess
 //! notation and 0-based coordinates) and the JSON object of the command-line contract.
 
+use super::{json_answer, text_board, RunInfo};
 use crate::board::Square;
-use crate::repair::{Move, Plan, Position};
+use crate::repair::{Move, Position, Repair};
 use serde_json::json;
 use std::fmt::Write;
 
 /// The board with `Q` on the given squares and `.` elsewhere, one line per row.
 pub fn board_text(n: usize, queens: &[Square]) -> String {
-    let mut cells = vec![b'.'; n * n];
-    for q in queens {
-        cells[q.row * n + q.col] = b'Q';
-    }
-    let mut out = String::with_capacity(n * (n + 1));
-    for row in cells.chunks(n) {
-        out.push_str(std::str::from_utf8(row).expect("ASCII"));
-        out.push('\n');
-    }
-    out
+    text_board(n, n, |s| if queens.contains(&s) { 'Q' } else { '.' })
 }
 
 /// A move in chess notation (`Qg2-b2`) on boards of at most 26 columns, else `None`.
@@ -30,7 +22,7 @@ pub fn chess_move(n: usize, mv: &Move) -> Option<String> {
 }
 
 /// The text answer for `plan` from `position`.
-pub fn text(position: &Position, plan: &Plan) -> String {
+pub fn text(position: &Position, plan: &Repair) -> String {
     let n = plan.n;
     let mut out = String::new();
     let _ = writeln!(out, "Start ({n}x{n}):");
@@ -90,22 +82,19 @@ pub fn text(position: &Position, plan: &Plan) -> String {
     out
 }
 
-/// The JSON object of the command-line contract for `plan`, found in `seconds`.
-pub fn json(plan: &Plan, seconds: f64) -> serde_json::Value {
-    let mut value = json!({
-        "n": plan.n,
-        "moves": plan.moves,
-        "relaxed": plan.relaxed,
-        "optimal": plan.optimal,
-        "plan": plan.plan,
-        "final": plan.final_queens,
-        "seconds": seconds,
+/// The JSON answer of the command-line contract: `{"problem":"repair","n","moves","relaxed",
+/// "relaxed_optimal","optimal","lower_bound","plan","final","nodes","seconds","threads"}`.
+pub fn json(repair: &Repair, info: RunInfo) -> String {
+    let fields = json!({
+        "n": repair.n,
+        "moves": repair.moves,
+        "relaxed": repair.relaxed,
+        "relaxed_optimal": repair.relaxed_optimal,
+        "optimal": repair.optimal,
+        "lower_bound": repair.lower_bound,
+        "plan": repair.plan,
+        "final": repair.final_queens,
+        "nodes": repair.nodes,
     });
-    if !plan.optimal {
-        value["lower_bound"] = json!(plan.lower_bound);
-    }
-    if !plan.relaxed_optimal {
-        value["relaxed_optimal"] = json!(false);
-    }
-    value
+    json_answer("repair", &fields, info)
 }

@@ -1,6 +1,8 @@
 //! Output of `queens weight`: the board with its queens, the sum and its proof status, as text
 //! or as the JSON object of the command-line contract.
 
+use super::{json_answer, text_board, RunInfo};
+use crate::board::Square;
 use crate::weight::Placement;
 use serde::Serialize;
 
@@ -8,13 +10,13 @@ use serde::Serialize;
 /// proven upper bound with the gap.
 pub fn write_text(placement: &Placement) -> String {
     let n = placement.n;
-    let mut out = String::with_capacity(n * (n + 1) + 128);
-    for q in &placement.queens {
-        for c in 0..n {
-            out.push(if c == q.col { 'Q' } else { '.' });
+    let mut out = text_board(n, n, |s| {
+        if placement.queens.get(s.row).is_some_and(|q| q.col == s.col) {
+            'Q'
+        } else {
+            '.'
         }
-        out.push('\n');
-    }
+    });
     let columns: Vec<String> = placement
         .queens
         .iter()
@@ -34,36 +36,32 @@ pub fn write_text(placement: &Placement) -> String {
     out
 }
 
-#[derive(Serialize)]
-struct Answer<'a> {
-    n: usize,
-    best: i128,
-    queens: &'a [crate::board::Square],
-    optimal: bool,
-    bound: i128,
-    seconds: f64,
-    nodes: u64,
-}
-
-/// The JSON answer on one line: `{"n", "best", "queens", "optimal", "bound", "seconds",
-/// "nodes"}`. Sums are written exactly, however large.
-pub fn to_json(placement: &Placement, seconds: f64) -> String {
-    let answer = Answer {
+/// The JSON answer on one line: `{"problem":"weight","n","sum","queens","optimal","bound",
+/// "nodes","seconds","threads"}`. Sums are written exactly, however large.
+pub fn to_json(placement: &Placement, info: RunInfo) -> String {
+    #[derive(Serialize)]
+    struct Fields<'a> {
+        n: usize,
+        sum: i128,
+        queens: &'a [Square],
+        optimal: bool,
+        bound: i128,
+        nodes: u64,
+    }
+    let fields = Fields {
         n: placement.n,
-        best: placement.sum,
+        sum: placement.sum,
         queens: &placement.queens,
         optimal: placement.optimal,
         bound: placement.bound,
-        seconds: (seconds * 1e6).round() / 1e6,
         nodes: placement.nodes,
     };
-    serde_json::to_string(&answer).unwrap_or_default()
+    json_answer("weight", &fields, info)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Square;
 
     fn sample(optimal: bool) -> Placement {
         Placement {
@@ -95,8 +93,13 @@ mod tests {
         let mut p = sample(true);
         p.sum = i128::from(i64::MAX) * 4;
         p.bound = p.sum;
-        let v: serde_json::Value = serde_json::from_str(&to_json(&p, 0.5)).unwrap();
+        let info = RunInfo {
+            seconds: 0.5,
+            threads: 1,
+        };
+        let v: serde_json::Value = serde_json::from_str(&to_json(&p, info)).unwrap();
         assert_eq!(v["queens"][1], serde_json::json!([1, 3]));
-        assert!(to_json(&p, 0.5).contains("\"best\":36893488147419103228"));
+        assert_eq!(v["problem"], "weight");
+        assert!(to_json(&p, info).contains("\"sum\":36893488147419103228"));
     }
 }

@@ -183,3 +183,60 @@ fn drop_weakest<const K: usize>(board: &Board<K>, state: &mut State<K>) {
         state.remove(board, weakest);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Square;
+    use crate::problem::MarkGrid;
+
+    fn squares(cols: usize, queens: &[usize]) -> Vec<Square> {
+        queens
+            .iter()
+            .map(|&s| Square::new(s / cols, s % cols))
+            .collect()
+    }
+
+    /// The local search's own covers (no greedy fallback behind it): always checked covers, never
+    /// larger than the start, independent when asked, and on full boards as small as the known
+    /// domination numbers (OEIS A075458: 5 for 10 x 10, 7 for 13 x 13).
+    #[test]
+    fn improved_covers_are_valid_and_small() {
+        let mut seed = 2024u64;
+        let mut boards: Vec<MarkGrid> = vec![MarkGrid::full(10, 10), MarkGrid::full(13, 13)];
+        for size in [14, 20] {
+            let marked = (0..size * size)
+                .map(|_| {
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    (seed >> 33) % 4 > 0
+                })
+                .collect();
+            boards.push(MarkGrid {
+                rows: size,
+                cols: size,
+                marked,
+            });
+        }
+        for marks in &boards {
+            for independent in [false, true] {
+                let board = Board::<8>::new(marks.rows, marks.cols, &marks.marked, independent);
+                let greedy = board.greedy();
+                let better = improve(&board, &greedy, 1, &Deadline::never(), 20_000);
+                assert!(better.len() <= greedy.len());
+                let placed = squares(marks.cols, &better);
+                if independent {
+                    crate::verify::independent_guard(marks, &placed).unwrap();
+                } else {
+                    crate::verify::guard(marks, &placed).unwrap();
+                }
+                let full = marks.marked.iter().all(|&m| m);
+                if full && !independent {
+                    let known = if marks.rows == 10 { 5 } else { 7 };
+                    assert_eq!(better.len(), known, "{}x{}", marks.rows, marks.cols);
+                }
+            }
+        }
+    }
+}

@@ -15,37 +15,11 @@ mod local;
 mod search;
 
 use crate::board::{Square, MAX_SIDE};
+pub use crate::problem::MarkGrid;
 use crate::Options;
 use search::{Board, Level};
 use std::sync::atomic::{AtomicU64, Ordering};
 use thiserror::Error;
-
-/// An n x m board whose squares are marked or not.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MarkGrid {
-    /// Number of rows.
-    pub rows: usize,
-    /// Number of columns.
-    pub cols: usize,
-    /// `rows * cols` flags, row-major: whether `(r, c)` must be guarded.
-    pub marked: Vec<bool>,
-}
-
-impl MarkGrid {
-    /// A board with every square marked.
-    pub fn full(rows: usize, cols: usize) -> Self {
-        MarkGrid {
-            rows,
-            cols,
-            marked: vec![true; rows * cols],
-        }
-    }
-
-    /// Whether the square at `row`, `col` is marked.
-    pub fn is_marked(&self, row: usize, col: usize) -> bool {
-        self.marked[row * self.cols + col]
-    }
-}
 
 /// The largest number of rows and of columns [`solve`] accepts.
 pub const MAX_GUARD_SIDE: usize = MAX_SIDE;
@@ -60,9 +34,30 @@ pub enum Rule {
     Independent,
 }
 
-/// A guarding placement with its proof status.
+/// Where a proven lower bound comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BoundSource {
+    /// The exhaustive search refuted every smaller number (or the bound is trivial).
+    Search,
+    /// A published theorem, named (e.g. `"Spencer"`: a full n x n board needs at least
+    /// `(n - 1) / 2` queens).
+    Theorem(&'static str),
+}
+
+impl std::fmt::Display for BoundSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BoundSource::Search => f.write_str("search"),
+            BoundSource::Theorem(name) => write!(f, "theorem: {name}"),
+        }
+    }
+}
+
+/// A guarding set of queens with its proof status.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Placement {
+#[non_exhaustive]
+pub struct GuardSet {
     /// Board rows.
     pub rows: usize,
     /// Board columns.
@@ -73,6 +68,8 @@ pub struct Placement {
     pub optimal: bool,
     /// A proven lower bound on the number of queens; equals `queens.len()` when optimal.
     pub lower_bound: usize,
+    /// Where `lower_bound` comes from.
+    pub lower_bound_source: BoundSource,
     /// Whether the queens were required not to attack one another.
     pub independent: bool,
     /// Search nodes visited (statistics; may vary with the thread count).
@@ -81,6 +78,7 @@ pub struct Placement {
 
 /// Why [`solve`] could not start.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum GuardError {
     /// The board is outside the supported sizes.
     #[error("a {rows}x{cols} board is not supported: rows and columns must be from 1 to {max}")]
@@ -199,47 +197,58 @@ fn count_sets<const K: usize>(
 /// count when the search is not stopped. Progress, if the options ask for it, is reported as
 /// `(k, greedy)` when the search for a cover with `k` queens starts, `greedy` being the size of
 /// the fallback cover.
-pub fn cover(marks: &MarkGrid, options: &Options) -> Result<Placement, GuardError> {
+pub fn cover(marks: &MarkGrid, options: &Options) -> Result<GuardSet, GuardError> {
     solve(marks, Rule::Any, options)
 }
 
 /// The fewest mutually non-attacking queens that occupy or attack every marked square; the same
 /// promises as [`cover`].
-pub fn cover_independent(marks: &MarkGrid, options: &Options) -> Result<Placement, GuardError> {
+pub fn cover_independent(marks: &MarkGrid, options: &Options) -> Result<GuardSet, GuardError> {
     solve(marks, Rule::Independent, options)
 }
 
 /// [`cover`] or [`cover_independent`] according to `rule`.
-pub fn solve(marks: &MarkGrid, rule: Rule, options: &Options) -> Result<Placement, GuardError> {
+pub fn solve(marks: &MarkGrid, rule: Rule, options: &Options) -> Result<GuardSet, GuardError> {
     check_size(marks)?;
     let (rows, cols) = (marks.rows, marks.cols);
     let independent = rule == Rule::Independent;
-    let (queens, optimal, lower_bound, nodes) =
-        with_words!(rows * cols, run, marks, independent, options);
+    let Outcome {
+        queens,
+        optimal,
+        lower_bound,
+        lower_bound_source,
+        nodes,
+    } = with_words!(rows * cols, run, marks, independent, options);
     let mut queens: Vec<Square> = queens
         .into_iter()
         .map(|s| Square::new(s / cols, s % cols))
         .collect();
     queens.sort();
-    Ok(Placement {
+    Ok(GuardSet {
         rows,
         cols,
         queens,
         optimal,
         lower_bound,
+        lower_bound_source,
         independent,
         nodes,
     })
 }
 
+/// What [`run`] found, on square indices.
+struct Outcome {
+    queens: Vec<usize>,
+    optimal: bool,
+    lower_bound: usize,
+    lower_bound_source: BoundSource,
+    nodes: u64,
+}
+
 /// Iterative deepening from the root bound up to one below the greedy cover's size. With a time
 /// limit, the exact search gets three quarters of it; if it does not finish, the rest goes to a
 /// local search for a smaller cover than the greedy one.
-fn run<const K: usize>(
-    marks: &MarkGrid,
-    independent: bool,
-    options: &Options,
-) -> (Vec<usize>, bool, usize, u64) {
+fn run<const K: usize>(marks: &MarkGrid, independent: bool, options: &Options) -> Outcome {
     let deadline = options.deadline();
     let exact_deadline = match options.time_limit {
         Some(limit) => Options {
@@ -253,10 +262,12 @@ fn run<const K: usize>(
     let greedy = board.greedy();
     let nodes = AtomicU64::new(0);
     let mut k = board.root_bound();
-    if marks.rows == marks.cols && marks.marked.iter().all(|&m| m) {
+    let mut theorem = None;
+    if marks.rows == marks.cols && marks.marked.iter().all(|&m| m) && marks.rows / 2 > k {
         // Spencer's theorem: a full n x n board needs at least (n - 1) / 2 queens, rounded up
         // (independent ones at least as many). Tested against A075458 for n <= 25.
-        k = k.max(marks.rows / 2);
+        k = marks.rows / 2;
+        theorem = Some(k);
     }
     let (queens, optimal, lower_bound) = options.run_in_pool(|| {
         while k < greedy.len() {
@@ -280,5 +291,15 @@ fn run<const K: usize>(
         (greedy.clone(), true, greedy.len())
     });
     let lower_bound = if optimal { queens.len() } else { lower_bound };
-    (queens, optimal, lower_bound, nodes.load(Ordering::Relaxed))
+    let lower_bound_source = match theorem {
+        Some(start) if start == lower_bound => BoundSource::Theorem("Spencer"),
+        _ => BoundSource::Search,
+    };
+    Outcome {
+        queens,
+        optimal,
+        lower_bound,
+        lower_bound_source,
+        nodes: nodes.load(Ordering::Relaxed),
+    }
 }

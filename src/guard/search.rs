@@ -15,6 +15,7 @@
 //! `root_children` for why that keeps every answer.
 
 pub(crate) use super::bits::Bits;
+use crate::board::{lines_meet, Square, Symmetry};
 use crate::Deadline;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -59,7 +60,7 @@ impl<const K: usize> Board<K> {
             let (r, c) = (s / cols, s % cols);
             for t in 0..squares {
                 let (r2, c2) = (t / cols, t % cols);
-                if r == r2 || c == c2 || r + c2 == r2 + c || r + c == r2 + c2 {
+                if lines_meet(r, c, r2, c2) {
                     set.insert(t);
                 }
             }
@@ -660,27 +661,18 @@ impl<const K: usize> Worker<'_, K> {
     }
 }
 
-/// The symmetries of a `rows x cols` board other than the identity, as square permutations:
-/// the two mirrors and the half turn of any rectangle, and on a square board the two diagonal
-/// mirrors and the quarter turns too.
+/// The symmetries of a `rows x cols` board other than the identity
+/// ([`crate::board::Symmetry::of_board`]), as square permutations: the two mirrors and the half
+/// turn of any rectangle, and on a square board the two diagonal mirrors and the quarter turns
+/// too.
 fn symmetries(rows: usize, cols: usize) -> Vec<Vec<u32>> {
-    let (mr, mc) = (rows - 1, cols - 1);
-    let image = |kind: usize, r: usize, c: usize| match kind {
-        0 => (mr - r, c),
-        1 => (r, mc - c),
-        2 => (mr - r, mc - c),
-        3 => (c, r),
-        4 => (mc - c, mr - r),
-        5 => (c, mr - r),
-        _ => (mc - c, r),
-    };
-    let kinds = if rows == cols { 7 } else { 3 };
-    (0..kinds)
-        .map(|kind| {
+    Symmetry::of_board(rows, cols)[1..]
+        .iter()
+        .map(|&symmetry| {
             (0..rows * cols)
                 .map(|s| {
-                    let (r, c) = image(kind, s / cols, s % cols);
-                    (r * cols + c) as u32
+                    let t = symmetry.apply_rect(rows, cols, Square::new(s / cols, s % cols));
+                    (t.row * cols + t.col) as u32
                 })
                 .collect()
         })

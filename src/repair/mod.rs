@@ -3,25 +3,7 @@
 //! on another queen.
 
 use crate::board::Square;
-use serde::{Deserialize, Serialize};
-
-/// N queens on an N x N board.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Position {
-    /// Side length.
-    pub n: usize,
-    /// The queens' squares, distinct, in row-major order.
-    pub queens: Vec<Square>,
-}
-
-/// One queen move: the queen on `from` slides to `to`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Move {
-    /// Where the queen stands before the move.
-    pub from: Square,
-    /// Where it stands after.
-    pub to: Square,
-}
+pub use crate::problem::{Move, Position};
 
 mod fallback;
 mod search;
@@ -34,21 +16,42 @@ use thiserror::Error;
 
 /// Why a position cannot be repaired.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum RepairError {
     /// The side is 0 or larger than [`MAX_SIDE`].
-    #[error("the board side is {0}; it must be from 1 to {MAX_SIDE}")]
-    Size(usize),
-    /// The position is not N distinct queens on the N x N board.
-    #[error("not a position of {n} queens on distinct squares of the {n}x{n} board: {why}")]
-    Invalid {
+    #[error("a {n}x{n} board is not supported: the side must be from 1 to {MAX_SIDE}")]
+    UnsupportedSize {
+        /// The side given.
+        n: usize,
+    },
+    /// The position does not hold exactly N queens.
+    #[error("{found} queens on the {n}x{n} board, where {n} are required")]
+    WrongQueenCount {
         /// Side length.
         n: usize,
-        /// What is wrong.
-        why: String,
+        /// Queens given.
+        found: usize,
+    },
+    /// A queen stands off the board.
+    #[error("the queen on [{}, {}] is off the {n}x{n} board", .square.row, .square.col)]
+    OffBoard {
+        /// Side length.
+        n: usize,
+        /// The queen's square.
+        square: Square,
+    },
+    /// Two queens stand on one square.
+    #[error("two queens on [{}, {}]", .square.row, .square.col)]
+    SameSquare {
+        /// The square.
+        square: Square,
     },
     /// No N non-attacking queens exist on this board (N = 2 or 3).
-    #[error("no {0} non-attacking queens exist on a {0}x{0} board")]
-    NoSolution(usize),
+    #[error("no placement of {n} non-attacking queens exists on a {n}x{n} board")]
+    NoPlacement {
+        /// The side given.
+        n: usize,
+    },
 }
 
 /// The relaxed answer (blocking ignored, as the judges compute it): the fewest moves when every
@@ -68,7 +71,8 @@ pub struct Relaxed {
 
 /// A repair plan: legal moves, in order, from the position to a non-attacking one.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Plan {
+#[non_exhaustive]
+pub struct Repair {
     /// Side length.
     pub n: usize,
     /// Number of moves in `plan`; the true minimum when `optimal` is true.
@@ -111,26 +115,30 @@ fn cols_to_squares(cols: &[u8]) -> Vec<Square> {
 fn checked(position: &Position) -> Result<Option<Vec<Sq>>, RepairError> {
     let n = position.n;
     if n == 0 || n > MAX_SIDE {
-        return Err(RepairError::Size(n));
+        return Err(RepairError::UnsupportedSize { n });
     }
-    let invalid = |why: String| RepairError::Invalid { n, why };
     if position.queens.len() != n {
-        return Err(invalid(format!("{} queens", position.queens.len())));
+        return Err(RepairError::WrongQueenCount {
+            n,
+            found: position.queens.len(),
+        });
     }
     let mut queens = Vec::with_capacity(n);
-    for &q in &position.queens {
-        if q.row >= n || q.col >= n {
-            return Err(invalid(format!("[{}, {}] is off the board", q.row, q.col)));
+    for &square in &position.queens {
+        if square.row >= n || square.col >= n {
+            return Err(RepairError::OffBoard { n, square });
         }
-        queens.push(to_sq(q));
+        queens.push(to_sq(square));
     }
     queens.sort_unstable();
     if let Some(w) = queens.windows(2).find(|w| w[0] == w[1]) {
-        return Err(invalid(format!("two queens on [{}, {}]", w[0].0, w[0].1)));
+        return Err(RepairError::SameSquare {
+            square: to_square(w[0]),
+        });
     }
     match n {
         1 => Ok(None),
-        2 | 3 => Err(RepairError::NoSolution(n)),
+        2 | 3 => Err(RepairError::NoPlacement { n }),
         _ => Ok(Some(queens)),
     }
 }
@@ -175,9 +183,9 @@ pub fn relaxed(position: &Position, options: &Options) -> Result<Relaxed, Repair
 /// Method: the relaxed value R is a lower bound; plans of R, R + 1, ... moves are searched in
 /// turn (depth-first over real moves, pruned by the relaxed cost to the solutions still within
 /// reach), starting from a quick greedy plan as the upper bound.
-pub fn plan(position: &Position, options: &Options) -> Result<Plan, RepairError> {
+pub fn solve(position: &Position, options: &Options) -> Result<Repair, RepairError> {
     let Some(queens) = checked(position)? else {
-        return Ok(Plan {
+        return Ok(Repair {
             n: 1,
             moves: 0,
             relaxed: 0,
@@ -194,13 +202,13 @@ pub fn plan(position: &Position, options: &Options) -> Result<Plan, RepairError>
     options.run_in_pool(|| plan_from(position, &queens, &deadline, parallel))
 }
 
-/// [`plan`] for a checked position of side at least 4, on the caller's rayon pool.
+/// [`solve`] for a checked position of side at least 4, on the caller's rayon pool.
 fn plan_from(
     position: &Position,
     queens: &[Sq],
     deadline: &crate::Deadline,
     parallel: bool,
-) -> Result<Plan, RepairError> {
+) -> Result<Repair, RepairError> {
     let n = position.n;
     let queens = queens.to_vec();
     let found = targets::cheapest(n, &queens, deadline, parallel);
@@ -294,7 +302,7 @@ fn plan_from(
     board.sort_unstable();
     let moves = path.len();
     let optimal = proven && moves as u32 <= lower;
-    Ok(Plan {
+    Ok(Repair {
         n,
         moves,
         relaxed: relaxed_value as usize,

@@ -14,93 +14,31 @@ use std::sync::OnceLock;
 /// A queen or square as `(row, col)`, both below 64.
 pub(crate) type Sq = (u8, u8);
 
-/// Whether two distinct squares share a row, column or diagonal.
+/// Whether two squares share a row, column or diagonal ([`crate::board::lines_meet`]).
 #[inline]
 pub(crate) fn lines_meet(a: Sq, b: Sq) -> bool {
-    a.0 == b.0
-        || a.1 == b.1
-        || (a.0 as i32 - a.1 as i32) == (b.0 as i32 - b.1 as i32)
-        || (a.0 as u32 + a.1 as u32) == (b.0 as u32 + b.1 as u32)
+    crate::board::lines_meet(a.0 as usize, a.1 as usize, b.0 as usize, b.1 as usize)
 }
 
 /// Side lengths whose full solution lists are precomputed (at most 724 solutions).
 pub(crate) const LISTED_UP_TO: usize = 10;
 
 /// Every N-queens solution of side `n` (`n <= LISTED_UP_TO`), as the column of each row, in
-/// lexicographic order. Computed once per side.
+/// lexicographic order ([`crate::board::Solutions`]). Computed once per side.
 pub(crate) fn all_solutions(n: usize) -> &'static [Vec<u8>] {
     static LISTS: [OnceLock<Vec<Vec<u8>>>; LISTED_UP_TO + 1] = [const { OnceLock::new() }; 11];
     assert!(n <= LISTED_UP_TO);
     LISTS[n].get_or_init(|| {
-        let mut out = Vec::new();
-        let mut cols = vec![0u8; n];
-        fn place(
-            n: usize,
-            row: usize,
-            used: (u64, u64, u64),
-            cols: &mut [u8],
-            out: &mut Vec<Vec<u8>>,
-        ) {
-            if row == n {
-                out.push(cols.to_vec());
-                return;
-            }
-            for c in 0..n {
-                let (cm, dm, am) = (1u64 << c, 1u64 << (row + n - 1 - c), 1u64 << (row + c));
-                if used.0 & cm == 0 && used.1 & dm == 0 && used.2 & am == 0 {
-                    cols[row] = c as u8;
-                    place(
-                        n,
-                        row + 1,
-                        (used.0 | cm, used.1 | dm, used.2 | am),
-                        cols,
-                        out,
-                    );
-                }
-            }
-        }
-        if n > 0 {
-            place(n, 0, (0, 0, 0), &mut cols, &mut out);
-        }
-        out
+        crate::board::Solutions::new(n as u32, false)
+            .map(|cols| cols.into_iter().map(|c| c as u8).collect())
+            .collect()
     })
 }
 
-/// One N-queens solution for any `n >= 4` (or `n == 1`) by the classical explicit construction;
-/// `None` for `n` = 2, 3.
+/// [`crate::board::construction`], one byte per row; `None` for `n` = 2, 3.
 pub(crate) fn explicit_solution(n: usize) -> Option<Vec<u8>> {
-    if n == 1 {
-        return Some(vec![0]);
-    }
-    if n < 4 {
-        return None;
-    }
-    // 1-based columns: the even ones, then the odd ones, adjusted for n mod 6 = 2 or 3.
-    let mut evens: Vec<usize> = (1..=n).filter(|c| c % 2 == 0).collect();
-    let mut odds: Vec<usize> = (1..=n).filter(|c| c % 2 == 1).collect();
-    match n % 6 {
-        2 => {
-            odds.swap(0, 1);
-            let five = odds.iter().position(|&c| c == 5).expect("n >= 8 here");
-            let v = odds.remove(five);
-            odds.push(v);
-        }
-        3 => {
-            let two = evens.remove(0);
-            evens.push(two);
-            odds.drain(0..2);
-            odds.push(1);
-            odds.push(3);
-        }
-        _ => {}
-    }
-    Some(
-        evens
-            .into_iter()
-            .chain(odds)
-            .map(|c| (c - 1) as u8)
-            .collect(),
-    )
+    let cols = crate::board::construction(n)?;
+    Some(cols.into_iter().map(|c| c as u8).collect())
 }
 
 /// Reusable buffers for [`cost`].
@@ -764,21 +702,6 @@ impl ReverseLow for u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::columns_to_squares;
-    use crate::verify::n_queens_solution;
-
-    #[test]
-    fn explicit_solutions_are_solutions() {
-        for n in (4..=64).chain([1]) {
-            let cols: Vec<usize> = explicit_solution(n)
-                .unwrap()
-                .iter()
-                .map(|&c| c as usize)
-                .collect();
-            n_queens_solution(n, &columns_to_squares(&cols)).unwrap();
-        }
-        assert!(explicit_solution(2).is_none() && explicit_solution(3).is_none());
-    }
 
     #[test]
     fn listed_solution_counts() {

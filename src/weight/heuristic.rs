@@ -1,37 +1,5 @@
-//! Quick placements: an explicit N-queens solution for every N >= 4, and a pairwise-swap local
-//! search that improves a placement's cost while keeping it non-attacking.
-
-/// A solution of the N-queens problem for `n >= 4` (column per row), by the classical explicit
-/// construction (even columns first, then odd ones, with the fixes for `n mod 6` = 2 or 3).
-pub(crate) fn construction(n: usize) -> Vec<u8> {
-    debug_assert!(n >= 4);
-    // 1-based columns, as the construction is usually stated.
-    let evens: Vec<usize> = (1..=n).filter(|c| c % 2 == 0).collect();
-    let odds: Vec<usize> = (1..=n).filter(|c| c % 2 == 1).collect();
-    let (evens, odds) = match n % 6 {
-        2 => {
-            // Swap 1 and 3, move 5 to the end.
-            let mut o: Vec<usize> = vec![3, 1];
-            o.extend(odds.iter().copied().filter(|&c| c > 5));
-            o.push(5);
-            (evens, o)
-        }
-        3 => {
-            // Move 2 to the end of the evens, 1 and 3 to the end of the odds.
-            let mut e: Vec<usize> = evens.iter().copied().filter(|&c| c != 2).collect();
-            e.push(2);
-            let mut o: Vec<usize> = odds.iter().copied().filter(|&c| c > 3).collect();
-            o.extend([1, 3]);
-            (e, o)
-        }
-        _ => (evens, odds),
-    };
-    evens
-        .into_iter()
-        .chain(odds)
-        .map(|c| (c - 1) as u8)
-        .collect()
-}
+//! Quick placements: a pairwise-swap local search and an annealing walk that improve a
+//! placement's cost while keeping it non-attacking (the start is [`crate::board::construction`]).
 
 /// Improves `cols` (a non-attacking placement, column per row) by exchanging the columns of two
 /// rows while that lowers the total of `cost(row, col)` and keeps the queens non-attacking.
@@ -257,21 +225,14 @@ pub(crate) fn anneal(cols: &mut [u8], cost: &[i128], moves: u64, seed: u64) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::MAX_WEIGHT_SIDE;
     use super::*;
     use crate::board::columns_to_squares;
     use crate::verify::n_queens_solution;
 
-    #[test]
-    fn construction_solves_every_size() {
-        for n in 4..=MAX_WEIGHT_SIDE {
-            let cols: Vec<usize> = construction(n).iter().map(|&c| c as usize).collect();
-            assert_eq!(
-                n_queens_solution(n, &columns_to_squares(&cols)),
-                Ok(()),
-                "n = {n}"
-            );
-        }
+    /// The board's construction, one byte per row.
+    fn construction(n: usize) -> Vec<u8> {
+        let cols = crate::board::construction(n).unwrap();
+        cols.into_iter().map(|c| c as u8).collect()
     }
 
     #[test]

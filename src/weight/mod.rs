@@ -21,7 +21,7 @@
 //! let grid = WeightGrid { n: 4, cells: (1..=16).collect() };
 //! let answer = best(&grid, &Options::default()).unwrap();
 //! assert_eq!((answer.sum, answer.optimal), (34, true));
-//! assert!(queens::weight::verify(&grid, &answer).is_ok());
+//! assert!(queens::verify::weight(&grid, &answer.queens, answer.sum).is_ok());
 //! ```
 
 mod assign;
@@ -30,7 +30,7 @@ mod lanes;
 mod search;
 
 use crate::board::Square;
-use crate::verify::Violation;
+pub use crate::problem::WeightGrid;
 use crate::Options;
 use assign::{Cost, Duals};
 use lanes::Lanes;
@@ -39,24 +39,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use thiserror::Error;
 
-/// An N x N grid of 64-bit weights, row-major.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WeightGrid {
-    /// Side length.
-    pub n: usize,
-    /// `n * n` weights, row-major: the weight of `(r, c)` is `cells[r * n + c]`.
-    pub cells: Vec<i64>,
-}
-
-impl WeightGrid {
-    /// The weight of the square at `row`, `col`.
-    pub fn get(&self, row: usize, col: usize) -> i64 {
-        self.cells[row * self.n + col]
-    }
-}
-
 /// The answer of [`best`]: a placement with its sum, and how far it is proven.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Placement {
     /// Side length of the grid.
     pub n: usize,
@@ -88,6 +73,7 @@ impl Placement {
 
 /// Why [`best`] gave no placement.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum WeightError {
     /// The grid's side is outside `1..=`[`MAX_WEIGHT_SIDE`].
     #[error("a {n}x{n} grid is not supported: the side must be from 1 to {MAX_WEIGHT_SIDE}")]
@@ -103,29 +89,12 @@ pub enum WeightError {
         /// The number of weights.
         cells: usize,
     },
-    /// No N mutually non-attacking queens fit on the board (N = 2 and 3).
-    #[error("no {n} mutually non-attacking queens fit on a {n}x{n} board")]
+    /// No N non-attacking queens exist on the board (N = 2 and 3).
+    #[error("no placement of {n} non-attacking queens exists on a {n}x{n} board")]
     NoPlacement {
         /// The side given.
         n: usize,
     },
-}
-
-/// Checks a [`Placement`] against its grid: the queens form an N-queens solution whose weights
-/// add up to `sum` (via [`crate::verify::weight`]), and the bound is consistent (`bound >= sum`,
-/// equal when `optimal`). It does not re-prove optimality.
-pub fn verify(grid: &WeightGrid, placement: &Placement) -> Result<(), Violation> {
-    crate::verify::weight(grid, &placement.queens, placement.sum)?;
-    let consistent = placement.n == grid.n
-        && placement.bound >= placement.sum
-        && (!placement.optimal || placement.bound == placement.sum);
-    if !consistent {
-        return Err(Violation::WrongValue {
-            claimed: placement.bound,
-            actual: placement.sum,
-        });
-    }
-    Ok(())
 }
 
 /// The placement of `grid.n` mutually non-attacking queens with the largest sum of weights.
@@ -304,7 +273,11 @@ fn solve<T: Cost, L: Lanes>(
             .map(|(r, &c)| costs[r * n + c as usize])
             .sum()
     };
-    let mut start = heuristic::construction(n);
+    let mut start: Vec<u8> = crate::board::construction(n)
+        .expect("n >= 4 has a solution")
+        .into_iter()
+        .map(|c| c as u8)
+        .collect();
     heuristic::swap_descent(&mut start, |r, c| costs[r * n + c], 64);
     let (lambda, found) = multipliers::<T, L>(n, &true_cost, scale, &start, costs, &deadline);
     if let Some(better) = found {

@@ -165,3 +165,10 @@ pub fn fixture(name: &str) -> PathBuf {
 pub fn fixture_text(name: &str) -> String {
     std::fs::read_to_string(fixture(name)).unwrap_or_else(|e| panic!("fixture {name}: {e}"))
 }
+
+/// The path of a file the README's examples use, under `examples/`.
+pub fn example(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("examples")
+        .join(name)
+}

@@ -1,5 +1,6 @@
-//! Board geometry shared by every problem: squares, the lines through them, attack tests, and
-//! the symmetry group of the square board.
+//! Board geometry shared by every problem: squares, the lines through them, attack tests, the
+//! symmetries of square and rectangular boards with the one canonical form of a placement
+//! ([`symmetry`]), and the one N-queens enumerator and explicit construction ([`solutions`]).
 //!
 //! Nothing here knows about any particular problem. Coordinates are 0-based `(row, col)`, row 0
 //! being the first line of an input file. Two squares *share a line* when they are in the same
@@ -7,6 +8,12 @@
 //! queen's attack relation when nothing stands in between.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+pub mod solutions;
+pub mod symmetry;
+
+pub use solutions::{construction, Solutions};
+pub use symmetry::{canonical_columns, is_canonical, transform_columns, Symmetry};
 
 /// The largest side length any solver in this crate accepts (one `u64` per row or column).
 pub const MAX_SIDE: usize = 64;
@@ -73,14 +80,26 @@ pub const QUEEN_DIRECTIONS: [(i32, i32); 8] = [
     (1, 1),
 ];
 
+/// Whether `(r1, c1)` and `(r2, c2)` lie on a common row, column, diagonal or anti-diagonal
+/// (true for equal squares too). The raw-coordinate form of [`share_line`], for hot loops.
+#[inline]
+pub const fn lines_meet(r1: usize, c1: usize, r2: usize, c2: usize) -> bool {
+    r1 == r2 || c1 == c2 || r1 + c2 == r2 + c1 || r1 + c1 == r2 + c2
+}
+
 /// Whether `a` and `b` are distinct squares on a common row, column or diagonal (a queen on one
 /// attacks the other when nothing stands between them).
 pub fn share_line(a: Square, b: Square) -> bool {
-    a != b
-        && (a.row == b.row
-            || a.col == b.col
-            || a.row + b.col == b.row + a.col
-            || a.row + a.col == b.row + b.col)
+    a != b && lines_meet(a.row, a.col, b.row, b.col)
+}
+
+/// Whether the queens on `squares` stand on distinct squares and no two share a line.
+pub fn non_attacking(squares: &[Square]) -> bool {
+    squares.iter().enumerate().all(|(i, &a)| {
+        squares[i + 1..]
+            .iter()
+            .all(|&b| a != b && !share_line(a, b))
+    })
 }
 
 /// The squares strictly between `a` and `b` along their common line, in order from `a`;
@@ -101,83 +120,9 @@ pub fn squares_between(a: Square, b: Square) -> Option<Vec<Square>> {
     Some(out)
 }
 
-/// One of the 8 symmetries of the square board (the dihedral group of order 8).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Symmetry {
-    /// Leaves every square in place.
-    Identity,
-    /// Quarter turn clockwise: `(r, c) -> (c, n-1-r)`.
-    Rotate90,
-    /// Half turn: `(r, c) -> (n-1-r, n-1-c)`.
-    Rotate180,
-    /// Quarter turn counter-clockwise: `(r, c) -> (n-1-c, r)`.
-    Rotate270,
-    /// Mirror top to bottom: `(r, c) -> (n-1-r, c)`.
-    FlipRows,
-    /// Mirror left to right: `(r, c) -> (r, n-1-c)`.
-    FlipCols,
-    /// Mirror in the main diagonal: `(r, c) -> (c, r)`.
-    Transpose,
-    /// Mirror in the anti-diagonal: `(r, c) -> (n-1-c, n-1-r)`.
-    AntiTranspose,
-}
-
-impl Symmetry {
-    /// All 8 symmetries, the identity first.
-    pub const ALL: [Symmetry; 8] = [
-        Symmetry::Identity,
-        Symmetry::Rotate90,
-        Symmetry::Rotate180,
-        Symmetry::Rotate270,
-        Symmetry::FlipRows,
-        Symmetry::FlipCols,
-        Symmetry::Transpose,
-        Symmetry::AntiTranspose,
-    ];
-
-    /// The image of `square` on an `n x n` board. `square` must lie on the board.
-    pub fn apply(self, n: usize, square: Square) -> Square {
-        let (r, c, m) = (square.row, square.col, n - 1);
-        let (row, col) = match self {
-            Symmetry::Identity => (r, c),
-            Symmetry::Rotate90 => (c, m - r),
-            Symmetry::Rotate180 => (m - r, m - c),
-            Symmetry::Rotate270 => (m - c, r),
-            Symmetry::FlipRows => (m - r, c),
-            Symmetry::FlipCols => (r, m - c),
-            Symmetry::Transpose => (c, r),
-            Symmetry::AntiTranspose => (m - c, m - r),
-        };
-        Square { row, col }
-    }
-}
-
 /// A placement with exactly one queen per row, written as the column of the queen in each row
 /// (`columns[row] = col`). This is the natural shape of an N-queens solution.
 pub type Columns = Vec<usize>;
-
-/// The image of a one-per-row placement under `symmetry`; still one queen per row.
-pub fn transform_columns(columns: &[usize], symmetry: Symmetry) -> Columns {
-    let n = columns.len();
-    let mut out = vec![0; n];
-    for (row, &col) in columns.iter().enumerate() {
-        let image = symmetry.apply(n, Square::new(row, col));
-        out[image.row] = image.col;
-    }
-    out
-}
-
-/// The canonical representative of the symmetry class of a one-per-row placement (the
-/// lexicographically smallest image) and the size of that class (1, 2, 4 or 8).
-pub fn canonical_columns(columns: &[usize]) -> (Columns, usize) {
-    let mut images: Vec<Columns> = Symmetry::ALL
-        .iter()
-        .map(|&s| transform_columns(columns, s))
-        .collect();
-    images.sort();
-    images.dedup();
-    (images[0].clone(), images.len())
-}
 
 /// The squares of a one-per-row placement, in row order.
 pub fn columns_to_squares(columns: &[usize]) -> Vec<Square> {
@@ -191,25 +136,6 @@ pub fn columns_to_squares(columns: &[usize]) -> Vec<Square> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn symmetries_form_a_group_of_eight_distinct_maps() {
-        let n = 5;
-        let probe = Square::new(0, 1);
-        let mut images: Vec<Square> = Symmetry::ALL.iter().map(|s| s.apply(n, probe)).collect();
-        images.sort();
-        images.dedup();
-        assert_eq!(images.len(), 8);
-        for s in Symmetry::ALL {
-            for r in 0..n {
-                for c in 0..n {
-                    let a = Square::new(r, c);
-                    let b = Square::new(c, (r + 2) % n);
-                    assert_eq!(share_line(a, b), share_line(s.apply(n, a), s.apply(n, b)));
-                }
-            }
-        }
-    }
 
     #[test]
     fn between_walks_the_line() {

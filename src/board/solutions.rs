@@ -1,27 +1,46 @@
-//! Streaming the N-queens solutions themselves, in lexicographic order of their columns.
+//! The crate's one N-queens enumerator ([`Solutions`], lazy, in lexicographic order) and its
+//! one explicit construction ([`construction`], one solution for every size in constant time
+//! per queen).
 
-use crate::board::{Columns, Square, Symmetry};
+use super::{is_canonical, Columns};
 use crate::Deadline;
 
-/// Whether a one-per-row placement (`columns[row] = col`, at most 32 rows) is the canonical
-/// representative of its symmetry class: no image under the 8 symmetries is lexicographically
-/// smaller. Agrees with [`crate::board::canonical_columns`] without allocating.
-pub fn is_canonical(columns: &[usize]) -> bool {
-    let n = columns.len();
-    if n > 32 {
-        return crate::board::canonical_columns(columns).0 == columns;
+/// One N-queens solution for every `n` except 2 and 3 (`None` there), as the column of each
+/// row, by the classical explicit construction: the even columns (1-based) first, then the odd
+/// ones, with the fixes for `n mod 6` = 2 (swap 1 and 3, move 5 last) and 3 (move 2 last among
+/// the evens, 1 and 3 last among the odds).
+///
+/// ```
+/// let cols = queens::board::construction(8).unwrap();
+/// let squares = queens::board::columns_to_squares(&cols);
+/// assert!(queens::board::non_attacking(&squares) && squares.len() == 8);
+/// assert!(queens::board::construction(3).is_none());
+/// ```
+pub fn construction(n: usize) -> Option<Columns> {
+    match n {
+        0 | 2 | 3 => return None,
+        1 => return Some(vec![0]),
+        _ => {}
     }
-    let mut image = [0usize; 32];
-    for s in Symmetry::ALL {
-        for (row, &col) in columns.iter().enumerate() {
-            let t = s.apply(n, Square::new(row, col));
-            image[t.row] = t.col;
+    let evens = (1..=n).filter(|c| c % 2 == 0);
+    let odds = (1..=n).filter(|c| c % 2 == 1);
+    let (evens, odds): (Vec<usize>, Vec<usize>) = match n % 6 {
+        2 => {
+            let mut o = vec![3, 1];
+            o.extend(odds.filter(|&c| c > 5));
+            o.push(5);
+            (evens.collect(), o)
         }
-        if image[..n] < *columns {
-            return false;
+        3 => {
+            let mut e: Vec<usize> = evens.filter(|&c| c != 2).collect();
+            e.push(2);
+            let mut o: Vec<usize> = odds.filter(|&c| c > 3).collect();
+            o.extend([1, 3]);
+            (e, o)
         }
-    }
-    true
+        _ => (evens.collect(), odds.collect()),
+    };
+    Some(evens.into_iter().chain(odds).map(|c| c - 1).collect())
 }
 
 /// Backtracks between two deadline polls.
@@ -29,7 +48,7 @@ const POLL_INTERVAL: u32 = 1 << 12;
 
 /// An iterator over the solutions of the N-queens problem (N in 1..=32), in increasing
 /// lexicographic order of their columns; with `unique`, only the canonical representative of
-/// each symmetry class (its lexicographically smallest image). Lazy: each call to `next` resumes
+/// each symmetry class (its lexicographically smallest image, [`super::canonical_columns`]). Lazy: each call to `next` resumes
 /// the search. A deadline, when given, ends the iteration early; [`Solutions::stopped`] then
 /// says so.
 #[derive(Clone, Debug)]
@@ -146,8 +165,24 @@ impl Iterator for Solutions {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{canonical_columns, columns_to_squares};
-    use crate::verify::n_queens_solution;
+    use crate::board::{canonical_columns, columns_to_squares, non_attacking};
+
+    fn n_queens_solution(n: usize, squares: &[crate::board::Square]) -> Result<(), ()> {
+        (squares.len() == n && non_attacking(squares))
+            .then_some(())
+            .ok_or(())
+    }
+
+    #[test]
+    fn construction_solves_every_size() {
+        for n in 1..=200 {
+            match construction(n) {
+                Some(cols) => n_queens_solution(n, &columns_to_squares(&cols)).unwrap(),
+                None => assert!(n == 2 || n == 3),
+            }
+        }
+        assert!(construction(0).is_none());
+    }
 
     #[test]
     fn eight_queens_streams_92_and_12() {
