@@ -1,14 +1,32 @@
 //! `queens`: exact, certified answers to chessboard queen problems.
 //!
-//! - [`count`]: the number of N-queens solutions, all and up to symmetry.
-//! - [`weight`]: the non-attacking placement of N queens with the largest weight sum.
-//! - [`repair`]: the fewest real queen moves to a non-attacking position, with the moves.
-//! - [`guard`]: the fewest queens occupying or attacking every marked square.
+//! Modules, bottom up (imports only point down):
+//!
+//! - [`board`]: geometry: squares, the lines through them, the symmetries of square and
+//!   rectangular boards with the one canonical form, the one N-queens enumerator and
+//!   construction.
+//! - [`options`]: what every solver takes besides its problem: threads, time limit, cancel
+//!   flag, progress callback ([`Options`], [`Deadline`]).
+//! - [`problem`]: the plain inputs: weight grid, position and move, mark grid.
+//! - [`verify`]: independent re-checks of certificates, on [`board`] and [`problem`] alone.
+//! - One folder per problem, each a pure solver returning a certified answer:
+//!   [`count`] (N-queens solutions, all and up to symmetry), [`weight`] (the best-sum
+//!   placement), [`repair`] (the fewest real queen moves, with the moves), [`guard`] (the
+//!   fewest guarding queens).
+//! - `scale`: work plans, shards, ledgers, merge and MPI for counts cut into units.
+//! - [`format`](mod@format): every parser (errors with line and column) and writer (text, JSON).
 //! - [`judge`]: LightOJ 1061, UVa 167 and UVa 11214 in their exact formats.
 //!
-//! Every solver is a pure function from a problem and [`Options`] to an answer that carries its
-//! certificate; [`verify`] re-checks certificates independently of the solvers.
+//! ```
+//! use queens::{weight::{best, WeightGrid}, Options};
+//! let grid = WeightGrid { n: 4, cells: (1..=16).collect() };
+//! let answer = best(&grid, &Options::default()).unwrap();
+//! assert_eq!((answer.sum, answer.optimal), (34, true));
+//! // The certificate, checked by code that shares nothing with the solver.
+//! assert!(queens::verify::weight(&grid, &answer.queens, answer.sum).is_ok());
+//! ```
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -19,6 +37,7 @@ pub mod guard;
 pub mod judge;
 pub mod ledger;
 #[cfg(feature = "mpi")]
+#[cfg_attr(docsrs, doc(cfg(feature = "mpi")))]
 pub mod mpi_run;
 pub mod options;
 pub mod problem;
@@ -27,3 +46,8 @@ pub mod verify;
 pub mod weight;
 
 pub use options::{Deadline, Options};
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -6,21 +6,12 @@ use queens::board::{share_line, Square};
 use queens::guard::{count_minimum, cover, cover_independent, solve, GuardSet, MarkGrid, Rule};
 use queens::verify;
 use queens::Options;
-use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
 mod support;
 
-/// Gamma(Q_n), n = 1..25 (OEIS A075458).
-const DOMINATION: [usize; 25] = [
-    1, 1, 1, 2, 3, 3, 4, 5, 5, 5, 5, 6, 7, 8, 9, 9, 9, 9, 10, 11, 11, 12, 12, 13, 13,
-];
-/// i(Q_n), n = 1..31 (OEIS A075324).
-const INDEPENDENT: [usize; 31] = [
-    1, 1, 1, 3, 3, 4, 4, 5, 5, 5, 5, 7, 7, 8, 9, 9, 9, 10, 11, 11, 11, 12, 13, 13, 13, 14, 15, 15,
-    16, 16, 17,
-];
+use support::{Rng, A075324 as INDEPENDENT, A075458 as DOMINATION};
 
 fn one_thread() -> Options {
     Options::with_threads(1)
@@ -140,23 +131,6 @@ fn brute_force(marks: &MarkGrid, independent: bool) -> usize {
     (0..)
         .find(|&k| some_subset_guards(marks, k, independent))
         .unwrap()
-}
-
-/// splitmix64: a small seeded generator, so the random boards are the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> usize {
-        (self.next() % n) as usize
-    }
 }
 
 /// A random board of up to 5x5 (or 4x6, 6x4) squares; some are made symmetric so that the
@@ -493,25 +467,8 @@ fn oversized_and_malformed_boards_are_refused() {
 // The binary.
 
 fn queens(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_queens"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    let run = support::queens_with_input(args, stdin.as_bytes());
+    (run.code, run.stdout, run.stderr)
 }
 
 #[test]

@@ -6,7 +6,6 @@ use queens::board::Square;
 use queens::repair::{self, Position, Repair, RepairError};
 use queens::{verify, Options};
 use std::collections::HashMap;
-use std::process::Command;
 use std::time::Duration;
 
 mod support;
@@ -722,26 +721,8 @@ fn assignment_dp(queens: &[(usize, usize)], sol: &[(usize, usize)]) -> usize {
     best[(1 << k) - 1]
 }
 
-fn queens_bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_queens"))
-}
-
 fn run_with_input(args: &[&str], input: &str) -> std::process::Output {
-    use std::io::Write;
-    let mut child = queens_bin()
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    support::queens_output(args, input.as_bytes())
 }
 
 #[test]

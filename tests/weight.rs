@@ -6,8 +6,7 @@ use proptest::prelude::*;
 use queens::board::Square;
 use queens::weight::{best, Placement, WeightError, WeightGrid};
 use queens::Options;
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -292,20 +291,7 @@ fn cancel_flag_stops_the_search() {
 // ---------- the binary ----------
 
 fn queens(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_queens"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    support::queens_output(args, stdin.as_bytes())
 }
 
 fn grid_text(grid: &WeightGrid) -> String {

@@ -4,9 +4,7 @@
 
 use super::{ParseError, Tokens};
 use crate::board::Square;
-use crate::guard::MarkGrid;
-use crate::repair::Position;
-use crate::weight::WeightGrid;
+use crate::problem::{MarkGrid, Position, WeightGrid};
 
 /// The non-blank lines of `text`: 1-based line number, 1-based column of the first non-blank
 /// character, and the trimmed content.

@@ -154,6 +154,9 @@ pub struct MinimumSets {
 /// board, OEIS A002564). `Ok(None)` when the time limit or cancel flag stops the work first
 /// (the time limit applies to finding the minimum and to counting, each). The count does not
 /// depend on the thread count.
+///
+/// # Errors
+/// As [`solve`].
 pub fn count_minimum(
     marks: &MarkGrid,
     rule: Rule,
@@ -197,17 +200,35 @@ fn count_sets<const K: usize>(
 /// count when the search is not stopped. Progress, if the options ask for it, is reported as
 /// `(k, greedy)` when the search for a cover with `k` queens starts, `greedy` being the size of
 /// the fallback cover.
+///
+/// # Errors
+/// [`GuardError::UnsupportedSize`] for a side of 0 or above [`MAX_GUARD_SIDE`];
+/// [`GuardError::Malformed`] when `marked` does not hold `rows * cols` flags.
 pub fn cover(marks: &MarkGrid, options: &Options) -> Result<GuardSet, GuardError> {
     solve(marks, Rule::Any, options)
 }
 
 /// The fewest mutually non-attacking queens that occupy or attack every marked square; the same
 /// promises as [`cover`].
+///
+/// # Errors
+/// As [`cover`].
 pub fn cover_independent(marks: &MarkGrid, options: &Options) -> Result<GuardSet, GuardError> {
     solve(marks, Rule::Independent, options)
 }
 
 /// [`cover`] or [`cover_independent`] according to `rule`.
+///
+/// ```
+/// use queens::guard::{solve, MarkGrid, Rule};
+/// let answer = solve(&MarkGrid::full(4, 6), Rule::Independent, &queens::Options::default());
+/// let answer = answer.unwrap();
+/// assert!(answer.optimal && answer.independent);
+/// assert!(queens::verify::independent_guard(&MarkGrid::full(4, 6), &answer.queens).is_ok());
+/// ```
+///
+/// # Errors
+/// As [`cover`].
 pub fn solve(marks: &MarkGrid, rule: Rule, options: &Options) -> Result<GuardSet, GuardError> {
     check_size(marks)?;
     let (rows, cols) = (marks.rows, marks.cols);

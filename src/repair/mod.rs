@@ -1,6 +1,17 @@
 //! Fewest queen moves from any N queens on an N x N board to a non-attacking position, under
 //! the real rule: a queen slides along a row, column or diagonal and never passes over or lands
-//! on another queen.
+//! on another queen ([`solve`]), and the judges' relaxed count that ignores blocking
+//! ([`relaxed`]).
+//!
+//! ```
+//! use queens::board::Square;
+//! use queens::repair::{solve, Position};
+//! // Four queens on the first row of a 4 x 4 board.
+//! let start = Position { n: 4, queens: (0..4).map(|c| Square::new(0, c)).collect() };
+//! let answer = solve(&start, &queens::Options::default()).unwrap();
+//! assert!(answer.optimal && answer.moves >= answer.relaxed);
+//! assert!(queens::verify::repair(&start, &answer.plan, &answer.final_queens).is_ok());
+//! ```
 
 use crate::board::Square;
 pub use crate::problem::{Move, Position};
@@ -146,6 +157,9 @@ fn checked(position: &Position) -> Result<Option<Vec<Sq>>, RepairError> {
 /// The relaxed value R (what the judges compute): the minimum, over all N-queens solutions and
 /// all queen-to-square assignments, of the sum of 0 (stays), 1 (shares a line with its square)
 /// or 2 (anything else). Exact unless `options` stop the search first (`optimal` says which).
+///
+/// # Errors
+/// As [`solve`].
 pub fn relaxed(position: &Position, options: &Options) -> Result<Relaxed, RepairError> {
     let Some(queens) = checked(position)? else {
         return Ok(Relaxed {
@@ -183,6 +197,12 @@ pub fn relaxed(position: &Position, options: &Options) -> Result<Relaxed, Repair
 /// Method: the relaxed value R is a lower bound; plans of R, R + 1, ... moves are searched in
 /// turn (depth-first over real moves, pruned by the relaxed cost to the solutions still within
 /// reach), starting from a quick greedy plan as the upper bound.
+///
+/// # Errors
+/// [`RepairError::UnsupportedSize`] for a side of 0 or above [`MAX_SIDE`];
+/// [`RepairError::WrongQueenCount`], [`RepairError::OffBoard`] or [`RepairError::SameSquare`]
+/// when the position is not N queens on distinct squares of the board;
+/// [`RepairError::NoPlacement`] for N = 2 and 3.
 pub fn solve(position: &Position, options: &Options) -> Result<Repair, RepairError> {
     let Some(queens) = checked(position)? else {
         return Ok(Repair {

@@ -104,8 +104,17 @@ pub enum WeightError {
 /// `optimal = false` and a proven upper `bound`. The placement returned with `optimal = true`
 /// is the same for every thread count. Sums are exact for any `i64` weights.
 ///
-/// Errors: [`WeightError::UnsupportedSize`] for N = 0 or N > [`MAX_WEIGHT_SIDE`], [`WeightError::NoPlacement`]
-/// for N = 2 and 3, [`WeightError::Malformed`] when `cells.len() != n * n`.
+/// ```
+/// use queens::weight::{best, WeightGrid};
+/// let grid = WeightGrid { n: 5, cells: vec![1; 25] };
+/// let answer = best(&grid, &queens::Options::with_threads(1)).unwrap();
+/// assert_eq!((answer.sum, answer.optimal, answer.bound), (5, true, 5));
+/// ```
+///
+/// # Errors
+/// [`WeightError::UnsupportedSize`] for N = 0 or N > [`MAX_WEIGHT_SIDE`],
+/// [`WeightError::NoPlacement`] for N = 2 and 3, [`WeightError::Malformed`] when
+/// `cells.len() != n * n`.
 pub fn best(grid: &WeightGrid, options: &Options) -> Result<Placement, WeightError> {
     let n = grid.n;
     if n == 0 || n > MAX_WEIGHT_SIDE {

@@ -118,8 +118,8 @@ pub struct Run {
     pub stderr: String,
 }
 
-/// Runs `queens ARGS` with `stdin` as standard input and waits for it.
-pub fn queens_with_input(args: &[&str], stdin: &[u8]) -> Run {
+/// Runs `queens ARGS` with `stdin` as standard input and returns its raw output.
+pub fn queens_output(args: &[&str], stdin: &[u8]) -> std::process::Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_queens"))
         .args(args)
         .stdin(Stdio::piped())
@@ -134,6 +134,12 @@ pub fn queens_with_input(args: &[&str], stdin: &[u8]) -> Run {
     });
     let out = child.wait_with_output().expect("wait for queens");
     let _ = writer.join();
+    out
+}
+
+/// Runs `queens ARGS` with `stdin` as standard input and waits for it.
+pub fn queens_with_input(args: &[&str], stdin: &[u8]) -> Run {
+    let out = queens_output(args, stdin);
     Run {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
