@@ -57,7 +57,13 @@ fn judge_lightoj1061_200_boards(bencher: divan::Bencher) {
     let text = judge_input(200);
     bencher.bench(|| {
         let mut out = Vec::with_capacity(4096);
-        judge::run(Problem::LightOj1061, divan::black_box(&text), &mut out).unwrap();
+        judge::run(
+            Problem::LightOj1061,
+            divan::black_box(&text),
+            &mut out,
+            &Options::default(),
+        )
+        .unwrap();
         out
     });
 }

@@ -66,7 +66,7 @@ rows! {
     guard_empty: ["guard", "guard-empty.txt"] => 2, "", "line 1, column 1: empty input";
     guard_ragged: ["guard", "guard-ragged.txt"] => 2, "", "line 2, column 3: row 2 has 2 squares";
     guard_bad_char: ["guard", "guard-bad-char.txt"] => 2, "", "line 2, column 2: unexpected character 'Y'";
-    guard_lowercase: ["guard", "guard-lowercase.txt"] => 2, "", "line 2, column 2: unexpected character 'x'";
+    guard_invisible: ["guard", "guard-invisible.txt"] => 2, "", "line 2, column 2: unexpected character U+00A0 (a no-break space)";
     guard_gigantic: ["guard", "guard-gigantic.txt"] => 2, "", "300x300";
     guard_full_gigantic: ["guard", "--full", "100000x100000"] => 2, "", "error:";
     uva167_truncated: ["judge", "uva167", "uva167-truncated.txt"] => 2, "  260\n", "case 2: line 11, column 1:";

@@ -648,7 +648,13 @@ fn judge_example_file_byte_for_byte() {
     }
     assert!(expected.contains("Case 4: 0\n") && expected.contains("Case 5: 3\n"));
     let mut out = Vec::new();
-    queens::judge::run(queens::judge::Problem::LightOj1061, &input, &mut out).unwrap();
+    queens::judge::run(
+        queens::judge::Problem::LightOj1061,
+        &input,
+        &mut out,
+        &Options::default(),
+    )
+    .unwrap();
     assert_eq!(String::from_utf8(out).unwrap(), expected);
     let run = support::queens(&["judge", "lightoj1061", path.to_str().unwrap()]);
     assert_eq!((run.code, run.stdout), (0, expected));
@@ -681,7 +687,13 @@ fn judge_answers_equal_the_brute_force_relaxed_count() {
         expected.push_str(&format!("Case {case}: {best}\n"));
     }
     let mut out = Vec::new();
-    queens::judge::run(queens::judge::Problem::LightOj1061, &input, &mut out).unwrap();
+    queens::judge::run(
+        queens::judge::Problem::LightOj1061,
+        &input,
+        &mut out,
+        &Options::default(),
+    )
+    .unwrap();
     assert_eq!(String::from_utf8(out).unwrap(), expected);
 }
 

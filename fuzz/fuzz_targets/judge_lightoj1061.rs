@@ -9,6 +9,10 @@ use queens::judge::{run, Problem};
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = decode_utf8(data) else { return };
     let mut out = Vec::new();
-    let _ = run(Problem::LightOj1061, text, &mut out);
+    let limit = queens::Options {
+        time_limit: Some(std::time::Duration::from_secs(1)),
+        ..queens::Options::default()
+    };
+    let _ = run(Problem::LightOj1061, text, &mut out, &limit);
     assert!(out.is_empty() || out.ends_with(b"\n"));
 });

@@ -1,6 +1,6 @@
 //! `queens judge NAME [FILE|-]`.
 
-use super::{located, read_bytes, Failure};
+use super::{located, parse_seconds, read_bytes, solver_options, Failure, EXIT_INTERRUPTED};
 use clap::Args;
 use queens::format::decode_utf8;
 use queens::judge::{self, JudgeError, Problem};
@@ -16,6 +16,13 @@ pub struct JudgeArgs {
     pub problem: Problem,
     /// Input file (default: standard input; `-` is standard input too).
     pub file: Option<PathBuf>,
+    /// Bound the whole run to S seconds: once it passes, each remaining case gets the best
+    /// answer found at once, and stderr names the cases whose answer is not proven.
+    #[arg(long, value_name = "S", value_parser = parse_seconds)]
+    pub time_limit: Option<std::time::Duration>,
+    /// Worker threads (default: one per core). The answers do not depend on it.
+    #[arg(long, value_name = "T", default_value_t = 0)]
+    pub threads: usize,
 }
 
 fn parse_problem(name: &str) -> Result<Problem, String> {
@@ -42,7 +49,8 @@ pub fn run(args: &JudgeArgs) -> Result<ExitCode, Failure> {
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let result = judge::run(args.problem, text, &mut out);
+    let options = solver_options(args.threads, args.time_limit);
+    let result = judge::run(args.problem, text, &mut out, &options);
     // The answers of the cases before a bad one stay printed.
     let flushed = out.flush();
     if let Some(error) = bad_byte {
@@ -54,10 +62,20 @@ pub fn run(args: &JudgeArgs) -> Result<ExitCode, Failure> {
         });
     }
     match result {
-        Ok(()) => {
+        Ok(summary) => {
             flushed.map_err(|e| Failure::bad_input(format!("cannot write the answers: {e}")))?;
+            if !summary.unproven.is_empty() {
+                let cases: Vec<String> = summary.unproven.iter().map(|c| c.to_string()).collect();
+                eprintln!(
+                    "warning: {name}: the time limit stopped the search before the answer of \
+                     case{} {} was proven; the best found is printed",
+                    if cases.len() == 1 { "" } else { "s" },
+                    cases.join(", ")
+                );
+            }
             Ok(ExitCode::SUCCESS)
         }
+        Err(JudgeError::Interrupted { .. }) => Ok(ExitCode::from(EXIT_INTERRUPTED)),
         Err(JudgeError::BadCase { case, source }) => {
             Err(Failure::bad_input(format!("{name}: case {case}: {source}")))
         }

@@ -96,12 +96,18 @@ pub struct SearchArgs {
 impl SearchArgs {
     /// Solver options for these arguments, wired to Ctrl-C.
     pub fn options(&self) -> Options {
-        Options {
-            threads: self.threads,
-            time_limit: self.time_limit,
-            cancel: Some(cancel_flag()),
-            progress: None,
-        }
+        solver_options(self.threads, self.time_limit)
+    }
+}
+
+/// The one place solver options are built: the thread count and time limit asked for, and the
+/// cancel flag that Ctrl-C sets.
+pub fn solver_options(threads: usize, time_limit: Option<Duration>) -> Options {
+    Options {
+        threads,
+        time_limit,
+        cancel: Some(cancel_flag()),
+        progress: None,
     }
 }
 

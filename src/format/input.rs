@@ -26,6 +26,7 @@ fn end_of_input(text: &str) -> (usize, usize) {
 
 /// Parses N lines of N integers (any sign, 64-bit, separated by blanks) into a square grid.
 pub fn parse_weight_grid(text: &str) -> Result<WeightGrid, ParseError> {
+    let text = super::strip_bom(text);
     let mut n = 0;
     let mut rows = 0;
     let mut cells = Vec::new();
@@ -118,11 +119,7 @@ fn parse_char_grid(
             match accept(ch) {
                 Some(flag) => cells.push(flag),
                 None => {
-                    let shown = if ch.is_control() || ch.is_whitespace() {
-                        format!("{:?}", ch)
-                    } else {
-                        format!("'{}'", ch)
-                    };
+                    let shown = super::describe_char(ch);
                     return Err(ParseError::at(
                         line,
                         col0 + k,
@@ -165,6 +162,7 @@ fn parse_char_grid(
 
 /// Parses N lines of N characters, `.` empty and `q` or `Q` a queen, with exactly N queens.
 pub fn parse_position(text: &str) -> Result<Position, ParseError> {
+    let text = super::strip_bom(text);
     let CharGrid {
         rows,
         cols,
@@ -210,8 +208,11 @@ pub fn parse_position(text: &str) -> Result<Position, ParseError> {
     Ok(Position { n, queens })
 }
 
-/// Parses n lines of m characters, `X` marked and `.` not (all lines the same length).
+/// Parses n lines of m characters (all lines the same length): `X` or `x` marked, `.` not, and
+/// `Q` or `q` (a queen, as `queens guard` draws its answer) not marked either, so that an
+/// answer's board reads back as the marks it left unoccupied.
 pub fn parse_mark_grid(text: &str) -> Result<MarkGrid, ParseError> {
+    let text = super::strip_bom(text);
     let CharGrid {
         rows,
         cols,
@@ -221,11 +222,11 @@ pub fn parse_mark_grid(text: &str) -> Result<MarkGrid, ParseError> {
         text,
         "mark grid",
         |ch| match ch {
-            '.' => Some(false),
-            'X' => Some(true),
+            '.' | 'Q' | 'q' => Some(false),
+            'X' | 'x' => Some(true),
             _ => None,
         },
-        "'X', '.'",
+        "'X', 'x', '.', 'Q', 'q'",
     )?;
     Ok(MarkGrid { rows, cols, marked })
 }

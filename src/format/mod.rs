@@ -38,9 +38,32 @@ impl ParseError {
     }
 }
 
-/// Decodes `bytes` as UTF-8, or says where the first invalid byte is.
+/// `text` without a leading UTF-8 byte-order mark (U+FEFF), if it has one.
+pub fn strip_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
+/// A character as error messages show it: `'x'` when it is visible ASCII, else its code point,
+/// with the character and a name where that helps (`U+FEFF (a byte-order mark)`, `'é'
+/// (U+00E9)`).
+pub fn describe_char(ch: char) -> String {
+    let code = format!("U+{:04X}", ch as u32);
+    match ch {
+        '!'..='~' => format!("'{ch}'"),
+        '\t' => format!("{code} (a tab)"),
+        '\u{feff}' => format!("{code} (a byte-order mark)"),
+        '\u{a0}' => format!("{code} (a no-break space)"),
+        '\u{200b}' => format!("{code} (a zero-width space)"),
+        c if c.is_control() || c.is_whitespace() => format!("{code} (invisible)"),
+        c if (c as u32) >= 0x2000 && (c as u32) <= 0x206f => format!("{code} (invisible)"),
+        c => format!("'{c}' ({code})"),
+    }
+}
+
+/// Decodes `bytes` as UTF-8 (a leading byte-order mark is skipped), or says where the first
+/// invalid byte is.
 pub fn decode_utf8(bytes: &[u8]) -> Result<&str, ParseError> {
-    std::str::from_utf8(bytes).map_err(|e| {
+    std::str::from_utf8(bytes).map(strip_bom).map_err(|e| {
         let valid = &bytes[..e.valid_up_to()];
         let text = std::str::from_utf8(valid).unwrap_or_default();
         let line = text.matches('\n').count() + 1;

@@ -1,11 +1,10 @@
 //! LightOJ 1061, "N Queen Again": T boards of 8 tokens of 8 characters; each answer is the
 //! relaxed move count (blocking ignored), as the judge expects, printed as `Case i: m`.
 
-use super::JudgeError;
+use super::{Cases, JudgeError};
 use crate::board::Square;
 use crate::format::{ParseError, Tokens};
 use crate::repair::{self, Position};
-use crate::Options;
 use std::io::Write;
 
 const SIDE: usize = 8;
@@ -33,8 +32,8 @@ fn read_board(tokens: &mut Tokens<'_>) -> Result<Position, ParseError> {
                         token.line,
                         token.col + col,
                         format!(
-                            "unexpected character '{}' in a board (allowed: '.', 'q')",
-                            ch.escape_debug()
+                            "unexpected character {} in a board (allowed: '.', 'q')",
+                            crate::format::describe_char(ch)
                         ),
                     ))
                 }
@@ -51,7 +50,7 @@ fn read_board(tokens: &mut Tokens<'_>) -> Result<Position, ParseError> {
     Ok(Position { n: SIDE, queens })
 }
 
-pub(super) fn run(text: &str, out: &mut dyn Write) -> Result<(), JudgeError> {
+pub(super) fn run(text: &str, out: &mut dyn Write, cases: &mut Cases) -> Result<(), JudgeError> {
     let mut tokens = Tokens::new(text);
     let header = tokens
         .expect("the number of boards")
@@ -66,17 +65,18 @@ pub(super) fn run(text: &str, out: &mut dyn Write) -> Result<(), JudgeError> {
             }
         })
         .map_err(|source| JudgeError::BadCase { case: 0, source })?;
-    let options = Options::default();
     for case in 1..=count {
         let case_no = case as usize;
         let position = read_board(&mut tokens).map_err(|source| JudgeError::BadCase {
             case: case_no,
             source,
         })?;
-        let answer = repair::relaxed(&position, &options).map_err(|e| JudgeError::BadCase {
-            case: case_no,
-            source: ParseError::at(header.line, header.col, e.to_string()),
-        })?;
+        let answer =
+            repair::relaxed(&position, &cases.options()).map_err(|e| JudgeError::BadCase {
+                case: case_no,
+                source: ParseError::at(header.line, header.col, e.to_string()),
+            })?;
+        cases.solved(case_no, answer.optimal)?;
         writeln!(out, "Case {case}: {}", answer.value)?;
     }
     Ok(())

@@ -7,7 +7,9 @@ mod uva11214;
 mod uva167;
 
 use crate::format::ParseError;
+use crate::Options;
 use std::io::Write;
+use std::time::{Duration, Instant};
 use thiserror::Error;
 
 /// Why a judge run stopped early.
@@ -24,6 +26,66 @@ pub enum JudgeError {
     /// Writing the answers failed (e.g. a closed pipe).
     #[error("cannot write the answers: {0}")]
     Output(#[from] std::io::Error),
+    /// The cancel flag (Ctrl-C) stopped the run; the cases before were answered.
+    #[error("interrupted after {answered} answered cases")]
+    Interrupted {
+        /// Cases answered (and written) before the stop.
+        answered: usize,
+    },
+}
+
+/// What a whole judge run did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Cases answered.
+    pub answered: usize,
+    /// The 1-based cases whose answer is the best found but not proven, because the time
+    /// limit stopped their search (empty without a time limit).
+    pub unproven: Vec<usize>,
+}
+
+/// The run-wide limits of one judge input: each case's search gets what is left of the time
+/// limit, and the cancel flag ends the run after the cases already answered.
+struct Cases<'a> {
+    options: &'a Options,
+    end: Option<Instant>,
+    summary: Summary,
+}
+
+impl<'a> Cases<'a> {
+    fn new(options: &'a Options) -> Self {
+        Cases {
+            options,
+            end: options.time_limit.map(|limit| Instant::now() + limit),
+            summary: Summary::default(),
+        }
+    }
+
+    /// The options for the next case's search.
+    fn options(&self) -> Options {
+        Options {
+            time_limit: self.end.map(|end| {
+                end.saturating_duration_since(Instant::now())
+                    .max(Duration::ZERO)
+            }),
+            ..self.options.clone()
+        }
+    }
+
+    /// Records case `case`, whose search ended `proven` or not, before its answer is written;
+    /// fails when the cancel flag was set (the answer is then not written).
+    fn solved(&mut self, case: usize, proven: bool) -> Result<(), JudgeError> {
+        if self.options.deadline().cancelled() {
+            return Err(JudgeError::Interrupted {
+                answered: self.summary.answered,
+            });
+        }
+        if !proven {
+            self.summary.unproven.push(case);
+        }
+        self.summary.answered += 1;
+        Ok(())
+    }
 }
 
 /// The judge problems this crate answers.
@@ -54,11 +116,36 @@ impl Problem {
     }
 }
 
-/// Reads the judge input `text` of `problem` and writes the judge's expected output to `out`.
-pub fn run(problem: Problem, text: &str, out: &mut dyn Write) -> Result<(), JudgeError> {
+/// Reads the judge input `text` of `problem` and writes the judge's expected output to `out`,
+/// each case's line as soon as it is solved. A leading byte-order mark is skipped.
+///
+/// With a time limit in `options`, the limit bounds the whole run: once it passes, each
+/// remaining case gets the best answer its solver finds at once, and [`Summary::unproven`]
+/// lists those cases. Ctrl-C (the cancel flag) ends the run after the cases already written.
+///
+/// ```
+/// use queens::judge::{run, Problem};
+/// let mut out = Vec::new();
+/// run(Problem::Uva11214, "8 8\nXXXXXXXX\nXXXXXXXX\nXXXXXXXX\nXXXXXXXX\nXXXXXXXX\nXXXXXXXX\nXXXXXXXX\nXXXXXXXX\n0\n", &mut out, &queens::Options::default()).unwrap();
+/// assert_eq!(String::from_utf8(out).unwrap(), "Case 1: 5\n");
+/// ```
+///
+/// # Errors
+/// [`JudgeError::BadCase`] with the case number and the line and column of the first problem
+/// (the cases before it are answered), [`JudgeError::Output`] when writing fails,
+/// [`JudgeError::Interrupted`] after Ctrl-C.
+pub fn run(
+    problem: Problem,
+    text: &str,
+    out: &mut dyn Write,
+    options: &Options,
+) -> Result<Summary, JudgeError> {
+    let text = crate::format::strip_bom(text);
+    let mut cases = Cases::new(options);
     match problem {
-        Problem::LightOj1061 => lightoj1061::run(text, out),
-        Problem::Uva167 => uva167::run(text, out),
-        Problem::Uva11214 => uva11214::run(text, out),
-    }
+        Problem::LightOj1061 => lightoj1061::run(text, out, &mut cases),
+        Problem::Uva167 => uva167::run(text, out, &mut cases),
+        Problem::Uva11214 => uva11214::run(text, out, &mut cases),
+    }?;
+    Ok(cases.summary)
 }

@@ -6,10 +6,9 @@
 //! and blanks around a line are skipped. Input with no line at all is an error (case 1). Sides
 //! from 1 to 12 are accepted, beyond the judge's 2 to 9.
 
-use super::JudgeError;
+use super::{Cases, JudgeError};
 use crate::format::{parse_mark_grid, ParseError};
 use crate::guard::{cover, MarkGrid};
-use crate::Options;
 use std::io::Write;
 
 /// The largest side accepted: beyond the judge's 9, but small enough that every case is
@@ -81,7 +80,7 @@ fn size_line(line: &Line<'_>) -> Result<Option<(usize, usize)>, ParseError> {
     Ok(Some((sides[0], sides[1])))
 }
 
-pub(super) fn run(text: &str, out: &mut dyn Write) -> Result<(), JudgeError> {
+pub(super) fn run(text: &str, out: &mut dyn Write, cases: &mut Cases) -> Result<(), JudgeError> {
     let all: Vec<Line<'_>> = lines(text).collect();
     if all.is_empty() {
         return Err(JudgeError::BadCase {
@@ -89,7 +88,6 @@ pub(super) fn run(text: &str, out: &mut dyn Write) -> Result<(), JudgeError> {
             source: ParseError::at(1, 1, "empty input: expected a size line 'n m'"),
         });
     }
-    let options = Options::default();
     let mut next = 0;
     let mut case = 0;
     while next < all.len() {
@@ -119,8 +117,9 @@ pub(super) fn run(text: &str, out: &mut dyn Write) -> Result<(), JudgeError> {
         }
         let grid = parse_rows(body, cols).map_err(bad)?;
         next += rows;
-        let placement =
-            cover(&grid, &options).map_err(|e| bad(ParseError::at(size_at, 1, e.to_string())))?;
+        let placement = cover(&grid, &cases.options())
+            .map_err(|e| bad(ParseError::at(size_at, 1, e.to_string())))?;
+        cases.solved(case, placement.optimal)?;
         writeln!(out, "Case {case}: {}", placement.queens.len())?;
     }
     Ok(())

@@ -5,16 +5,15 @@
 //! (a sum wider than five characters simply widens the field, as `%5d` does). Tokens after the
 //! `k`-th board are ignored.
 
-use super::JudgeError;
+use super::{Cases, JudgeError};
 use crate::format::Tokens;
 use crate::weight::{best, WeightGrid};
-use crate::Options;
 use std::io::Write;
 
 /// Squares on the judge's board.
 const SIDE: usize = 8;
 
-pub(super) fn run(text: &str, out: &mut dyn Write) -> Result<(), JudgeError> {
+pub(super) fn run(text: &str, out: &mut dyn Write, cases: &mut Cases) -> Result<(), JudgeError> {
     let mut tokens = Tokens::new(text);
     let header = |source| JudgeError::BadCase { case: 0, source };
     let count_token = tokens.expect("the number of boards").map_err(header)?;
@@ -32,8 +31,11 @@ pub(super) fn run(text: &str, out: &mut dyn Write) -> Result<(), JudgeError> {
             cells.push(token.parse_i64().map_err(bad)?);
         }
         let grid = WeightGrid { n: SIDE, cells };
-        let placement = best(&grid, &Options::with_threads(1))
-            .expect("an 8x8 grid always has a placement and no time limit");
+        let placement = best(&grid, &cases.options()).map_err(|e| {
+            let at = count_token.error(e.to_string());
+            bad(at)
+        })?;
+        cases.solved(case, placement.optimal)?;
         writeln!(out, "{:5}", placement.sum)?;
         out.flush()?;
     }
@@ -46,7 +48,8 @@ mod tests {
 
     fn answer(text: &str) -> (String, Result<(), JudgeError>) {
         let mut out = Vec::new();
-        let result = run(text, &mut out);
+        let options = crate::Options::default();
+        let result = run(text, &mut out, &mut Cases::new(&options));
         (String::from_utf8(out).unwrap(), result)
     }
 
