@@ -5,6 +5,7 @@
 //! - [`repair`]: the fewest real queen moves to a non-attacking position, with the moves.
 //! - [`guard`]: the fewest queens occupying or attacking every marked square.
 //! - [`judge`]: LightOJ 1061, UVa 167 and UVa 11214 in their exact formats.
+//! - [`schedule`]: the one scheduler of independent work units over threads.
 //!
 //! Every solver is a pure function from a problem and [`Options`] to an answer that carries its
 //! certificate; [`verify`] re-checks certificates independently of the solvers.
@@ -22,6 +23,7 @@ pub mod ledger;
 pub mod mpi_run;
 pub mod options;
 pub mod repair;
+pub mod schedule;
 pub mod verify;
 pub mod weight;
 
