@@ -5,6 +5,7 @@
 //! - [`repair`]: the fewest real queen moves to a non-attacking position, with the moves.
 //! - [`guard`]: the fewest queens occupying or attacking every marked square.
 //! - [`judge`]: LightOJ 1061, UVa 167 and UVa 11214 in their exact formats.
+//! - [`scale`]: work plans, shards, resumable ledgers, their merge, and MPI.
 //! - [`schedule`]: the one scheduler of independent work units over threads.
 //!
 //! Every solver is a pure function from a problem and [`Options`] to an answer that carries its
@@ -18,11 +19,9 @@ pub mod count;
 pub mod format;
 pub mod guard;
 pub mod judge;
-pub mod ledger;
-#[cfg(feature = "mpi")]
-pub mod mpi_run;
 pub mod options;
 pub mod repair;
+pub mod scale;
 pub mod schedule;
 pub mod verify;
 pub mod weight;

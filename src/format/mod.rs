@@ -1,9 +1,11 @@
 //! Reading and writing the project's text formats. Parse errors are values that carry the line
 //! and column (1-based) where the input went wrong; nothing here panics on any input.
 
+pub mod count;
 pub mod guard;
 mod input;
 pub mod repair;
+pub mod scale;
 pub mod solutions;
 pub mod weight;
 
