@@ -44,7 +44,7 @@ pub enum MpiError {
         /// Rank 0's number of units.
         root_units: u64,
     },
-    /// The ledger could not be used, or does not check out (as for [`super::run`]).
+    /// The ledger could not be used, or does not check out (as for [`super::run()`]).
     #[error(transparent)]
     Ledger(#[from] LedgerError),
 }
@@ -52,7 +52,7 @@ pub enum MpiError {
 /// What this process did in an MPI count.
 #[derive(Debug)]
 pub enum MpiOutcome {
-    /// Rank 0: the run's report, as from [`super::run`] (without a ledger, the check of the
+    /// Rank 0: the run's report, as from [`super::run()`] (without a ledger, the check of the
     /// results held in memory).
     Coordinator {
         /// The report.
