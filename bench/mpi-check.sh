@@ -30,8 +30,12 @@ MPIRUN=(mpirun --oversubscribe -np)
 declare -A SOLUTIONS=([12]=14200 [13]=73712 [14]=365596)
 declare -A UNIQUE=([12]=1787 [13]=9233 [14]=45752)
 
-field() { # field NAME JSON -> the value of a top-level JSON field
-    python3 -c 'import json,sys; print(json.loads(sys.argv[2])[sys.argv[1]])' "$1" "$2"
+field() { # field PATH JSON -> the value of a JSON field; PATH is dotted (ledger.counted)
+    python3 -c 'import json,sys
+v = json.loads(sys.argv[2])
+for key in sys.argv[1].split("."):
+    v = v[key]
+print(v)' "$1" "$2"
 }
 
 fail=0
@@ -41,7 +45,7 @@ for n in 12 13 14; do
         ledger="$WORK/n$n-p$ranks.ledger"
         out=$(timeout 300 "${MPIRUN[@]}" "$ranks" "$BIN" "${COUNT[@]}" "$n" --ledger "$ledger" --json)
         sol=$(field solutions "$out"); uni=$(field unique "$out"); secs=$(field seconds "$out")
-        got_ranks=$(field ranks "$out")
+        got_ranks=$(field mpi.ranks "$out")
         result=ok
         if [ "$sol" != "${SOLUTIONS[$n]}" ] || [ "$uni" != "${UNIQUE[$n]}" ] || [ "$got_ranks" != "$ranks" ]; then
             result="WRONG (expected ${SOLUTIONS[$n]} / ${UNIQUE[$n]} on $ranks ranks)"
@@ -49,7 +53,7 @@ for n in 12 13 14; do
         fi
         # Resuming the finished ledger counts nothing again and gives the same answer.
         again=$(timeout 300 "${MPIRUN[@]}" "$ranks" "$BIN" "${COUNT[@]}" "$n" --ledger "$ledger" --json)
-        if [ "$(field counted_now "$again")" != 0 ] || [ "$(field solutions "$again")" != "$sol" ]; then
+        if [ "$(field ledger.counted "$again")" != 0 ] || [ "$(field solutions "$again")" != "$sol" ]; then
             result="$result; resume recounted: $again"
             fail=1
         fi

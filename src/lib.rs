@@ -5,6 +5,7 @@
 //! - [`board`]: geometry: squares, the lines through them, the symmetries of square and
 //!   rectangular boards with the one canonical form, the one N-queens enumerator and
 //!   construction.
+//! - [`schedule`]: the one scheduler of independent work units over threads.
 //! - [`options`]: what every solver takes besides its problem: threads, time limit, cancel
 //!   flag, progress callback ([`Options`], [`Deadline`]).
 //! - [`problem`]: the plain inputs: weight grid, position and move, mark grid.
@@ -13,9 +14,11 @@
 //!   [`count`] (N-queens solutions, all and up to symmetry), [`weight`] (the best-sum
 //!   placement), [`repair`] (the fewest real queen moves, with the moves), [`guard`] (the
 //!   fewest guarding queens).
-//! - `scale`: work plans, shards, ledgers, merge and MPI for counts cut into units.
+//! - [`scale`]: work plans, shards, ledgers, merge and MPI for counts cut into units.
 //! - [`format`](mod@format): every parser (errors with line and column) and writer (text, JSON).
 //! - [`judge`]: LightOJ 1061, UVa 167 and UVa 11214 in their exact formats.
+//! - [`scale`]: work plans, shards, resumable ledgers, their merge, and MPI.
+//! - [`schedule`]: the one scheduler of independent work units over threads.
 //!
 //! ```
 //! use queens::{weight::{best, WeightGrid}, Options};
@@ -35,13 +38,11 @@ pub mod count;
 pub mod format;
 pub mod guard;
 pub mod judge;
-pub mod ledger;
-#[cfg(feature = "mpi")]
-#[cfg_attr(docsrs, doc(cfg(feature = "mpi")))]
-pub mod mpi_run;
 pub mod options;
 pub mod problem;
 pub mod repair;
+pub mod scale;
+pub mod schedule;
 pub mod verify;
 pub mod weight;
 

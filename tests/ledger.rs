@@ -5,56 +5,28 @@
 //! Library tests use the reference plan `TwoRowPlan` and the fast counter's plan
 //! (`counter_plan`, which the CLI uses); CLI tests hold for any plan.
 
-use queens::ledger::{
-    counter_plan, header_line, merge, read_contents, record_line, run, Record, Shard, TwoRowPlan,
-    UnitCount, WorkPlan,
+mod reference_plan;
+mod support;
+
+use queens::scale::{
+    counter_plan, header_line, merge, parse_line, read_contents, record_line, run, LedgerError,
+    Line, MergeReport, Record, Shard, UnitCount, UnitsPlan, WorkPlan,
 };
 use queens::Options;
+use reference_plan::{is_smallest_image, TwoRowPlan};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
-
-/// OEIS A000170: N-queens solutions, N = 1..18.
-const SOLUTIONS: [u128; 18] = [
-    1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512, 95815104,
-    666090624,
-];
-/// OEIS A002562: solutions up to rotation and reflection, N = 1..18.
-const UNIQUE: [u128; 18] = [
-    1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752, 285053, 1846955, 11977939, 83263591,
-];
+use support::{queens, scratch, A000170, A002562};
 
 fn known(n: u32) -> UnitCount {
     UnitCount {
-        solutions: SOLUTIONS[n as usize - 1],
-        unique_x8: 8 * UNIQUE[n as usize - 1],
+        solutions: A000170[n as usize - 1],
+        unique_x8: 8 * A002562[n as usize - 1],
     }
 }
 
-/// A fresh, empty directory for one test.
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("queens-ledger-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn queens(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_queens"))
-        .args(args)
-        .output()
-        .expect("queens runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn merge_files(plan: &dyn WorkPlan, paths: &[PathBuf]) -> queens::ledger::MergeReport {
+fn merge_files(plan: &dyn WorkPlan, paths: &[PathBuf]) -> MergeReport {
     let files: Vec<(String, _)> = paths
         .iter()
         .map(|p| {
@@ -92,6 +64,39 @@ fn plan_units_sum_to_known_counts_for_small_boards() {
     }
     assert!(TwoRowPlan::new(0).is_none());
     assert!(TwoRowPlan::new(33).is_none());
+}
+
+#[test]
+fn smallest_image_agrees_with_board_canonical_form() {
+    // All 92 solutions of N = 8, by plain recursion over column lists.
+    fn all(n: usize, row: usize, cols: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        if row == n {
+            out.push(cols.clone());
+            return;
+        }
+        for c in 0..n {
+            if cols
+                .iter()
+                .enumerate()
+                .all(|(r, &x)| x != c && x.abs_diff(c) != row - r)
+            {
+                cols.push(c);
+                all(n, row + 1, cols, out);
+                cols.pop();
+            }
+        }
+    }
+    let mut sols = Vec::new();
+    all(8, 0, &mut Vec::new(), &mut sols);
+    assert_eq!(sols.len(), 92);
+    let mut smallest = 0;
+    for s in &sols {
+        let bytes: Vec<u8> = s.iter().map(|&c| c as u8).collect();
+        let (canon, _) = queens::board::canonical_columns(s);
+        assert_eq!(is_smallest_image(&bytes), canon == *s, "{s:?}");
+        smallest += usize::from(canon == *s);
+    }
+    assert_eq!(smallest, 12);
 }
 
 #[test]
@@ -163,14 +168,14 @@ fn merged_shards_equal_single_run_and_known_counts() {
             "--ledger",
             path.to_str().unwrap(),
         ]);
-        assert!(out.status.success(), "{}", stderr(&out));
-        assert!(stdout(&out).contains(&format!("N = 12, shard {i}/5:")));
+        assert!(out.code == 0, "{}", out.stderr);
+        assert!(out.stdout.contains(&format!("N = 12, shard {i}/5:")));
         args.push(path.display().to_string());
     }
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let out = queens(&args);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(json["solutions"], 14200);
     assert_eq!(json["unique"], 1787);
     assert_eq!(json["complete"], true);
@@ -178,11 +183,11 @@ fn merged_shards_equal_single_run_and_known_counts() {
     let mut without_last: Vec<&str> = vec!["merge"];
     without_last.extend(&args[2..args.len() - 1]);
     let out = queens(&without_last);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.code, 1);
     assert!(
-        stdout(&out).contains("that is: all the units of shard 4/5\n"),
+        out.stdout.contains("that is: all the units of shard 4/5\n"),
         "{}",
-        stdout(&out)
+        out.stdout
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -240,7 +245,7 @@ fn truncated_ledgers_resume_to_the_exact_count() {
 /// Number of units of the CLI's plan for N.
 fn cli_plan_units(n: u32) -> usize {
     let out = queens(&["plan", &n.to_string(), "--summary", "--json"]);
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     json["units"].as_u64().unwrap() as usize
 }
 
@@ -262,7 +267,7 @@ fn killed_processes_resume_to_the_exact_count() {
             "--ledger",
             probe.to_str().unwrap(),
         ]);
-        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(out.code == 0, "{}", out.stderr);
         let took = start.elapsed();
         if took >= Duration::from_millis(800) || n == 18 {
             chosen = Some((n, took));
@@ -292,11 +297,19 @@ fn killed_processes_resume_to_the_exact_count() {
         child.wait().unwrap();
     }
     let out = queens(&["count", &n.to_string(), "--json", "--ledger", ledger]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     // The kills landed mid-count and kept their progress.
-    assert!(json["done_before"].as_u64().unwrap() > 0, "N = {n}: {json}");
-    assert!(json["counted_now"].as_u64().unwrap() > 0, "N = {n}: {json}");
+    assert!(
+        json["ledger"]["resumed"].as_u64().unwrap() > 0,
+        "N = {n}: {json}"
+    );
+    assert!(
+        json["ledger"]["counted"].as_u64().unwrap() > 0,
+        "N = {n}: {json}"
+    );
+    assert_eq!(json["complete"], true);
+    assert_eq!(json["units"]["done"], json["units"]["total"]);
     assert_eq!(
         json["solutions"].as_u64().unwrap() as u128,
         known(n).solutions
@@ -308,9 +321,9 @@ fn killed_processes_resume_to_the_exact_count() {
         "a unit recorded twice"
     );
     let out = queens(&["merge", ledger]);
-    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert_eq!(out.code, 0, "{}", out.stdout);
     let k = known(n);
-    assert!(stdout(&out).starts_with(&format!(
+    assert!(out.stdout.starts_with(&format!(
         "N = {n}: {} solutions, {} unique\n",
         k.solutions,
         k.unique()
@@ -322,7 +335,7 @@ fn killed_processes_resume_to_the_exact_count() {
 fn valid_ledger(dir: &Path, name: &str) -> (PathBuf, Vec<String>) {
     let path = dir.join(name);
     let out = queens(&["count", "10", "--ledger", path.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out.code == 0, "{}", out.stderr);
     let lines = std::fs::read_to_string(&path)
         .unwrap()
         .lines()
@@ -354,8 +367,8 @@ fn write_lines(path: &Path, lines: &[String]) {
 
 /// The record on a line (1-based) of a valid ledger.
 fn record_at(lines: &[String], line: usize) -> Record {
-    match queens::ledger::parse_line(lines[line - 1].as_bytes()).unwrap() {
-        queens::ledger::Line::Record(r) => r,
+    match parse_line(lines[line - 1].as_bytes()).unwrap() {
+        Line::Record(r) => r,
         other => panic!("line {line} is {other:?}"),
     }
 }
@@ -365,7 +378,7 @@ fn merge_cli(paths: &[&Path]) -> (Option<i32>, String) {
     args.extend(paths.iter().map(|p| p.display().to_string()));
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let out = queens(&args);
-    (out.status.code(), stdout(&out))
+    (Some(out.code), out.stdout)
 }
 
 #[test]
@@ -408,9 +421,11 @@ fn merge_reports_tampered_records() {
     // A run on that ledger counts the unit again; merge then totals it and still names the
     // ignored line.
     let out = queens(&["count", "10", "--ledger", &name]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(stdout(&out).starts_with("N = 10: 724 solutions, 92 unique\n"));
-    assert!(stderr(&out).contains(&format!("note: {name}:5: line ignored (checksum mismatch")));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.starts_with("N = 10: 724 solutions, 92 unique\n"));
+    assert!(out
+        .stderr
+        .contains(&format!("note: {name}:5: line ignored (checksum mismatch")));
     let (code, text) = merge_cli(&[&bad]);
     assert_eq!(code, Some(0), "{text}");
     assert!(
@@ -510,7 +525,7 @@ fn merge_reports_tampered_records() {
     // A ledger of another N, and one of another plan of the same N.
     let nine = dir.join("nine.ledger");
     let out = queens(&["count", "9", "--ledger", nine.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out.code == 0, "{}", out.stderr);
     let (code, text) = merge_cli(&[&good, &nine]);
     assert_eq!(code, Some(1), "{text}");
     assert!(
@@ -521,9 +536,7 @@ fn merge_reports_tampered_records() {
         "{text}"
     );
     let mut edited = lines.clone();
-    let queens::ledger::Line::Header(mut h) =
-        queens::ledger::parse_line(lines[0].as_bytes()).unwrap()
-    else {
+    let Line::Header(mut h) = parse_line(lines[0].as_bytes()).unwrap() else {
         panic!("line 1 is the header");
     };
     h.plan ^= 0xff;
@@ -559,23 +572,23 @@ fn runs_refuse_foreign_ledgers_and_bad_shards() {
     let path = dir.join("ten.ledger");
     let ledger = path.to_str().unwrap();
     let out = queens(&["count", "10", "--ledger", ledger]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(stdout(&out).starts_with("N = 10: 724 solutions, 92 unique\n"));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.starts_with("N = 10: 724 solutions, 92 unique\n"));
     // Another N on the same ledger.
     let out = queens(&["count", "11", "--ledger", ledger]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains(&format!(
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains(&format!(
         "error: {ledger}:1: ledger is for N = 10, not N = 11"
     )));
     // Not a ledger at all.
     let junk = dir.join("junk.txt");
     std::fs::write(&junk, "hello\nworld\n").unwrap();
     let out = queens(&["count", "10", "--ledger", junk.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.code, 2);
     assert!(
-        stderr(&out).contains("1: not a queens ledger"),
+        out.stderr.contains("1: not a queens ledger"),
         "{}",
-        stderr(&out)
+        out.stderr
     );
     assert_eq!(
         std::fs::read_to_string(&junk).unwrap(),
@@ -585,29 +598,21 @@ fn runs_refuse_foreign_ledgers_and_bad_shards() {
     // Shards out of range or malformed, and a shard without a ledger.
     for bad in ["4/4", "1/0", "a/4", "2"] {
         let out = queens(&["count", "10", "--shard", bad, "--ledger", ledger]);
-        assert_eq!(out.status.code(), Some(2), "{bad}");
-        assert!(stderr(&out).contains("error:"), "{bad}");
+        assert_eq!(out.code, 2, "{bad}");
+        assert!(out.stderr.contains("error:"), "{bad}");
     }
     let out = queens(&["count", "10", "--shard", "4/4", "--ledger", ledger]);
-    assert!(
-        stderr(&out).contains("I must be 0 to 3"),
-        "{}",
-        stderr(&out)
-    );
+    assert!(out.stderr.contains("I must be 0 to 3"), "{}", out.stderr);
     let out = queens(&["count", "10", "--shard", "1/4"]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.code, 2);
     let out = queens(&["plan", "10", "--shard", "7/7"]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.code, 2);
     // merge: unreadable and header-less inputs are bad input.
     let out = queens(&["merge", dir.join("absent").to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.code, 2);
     let out = queens(&["merge", junk.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("no ledger header"),
-        "{}",
-        stderr(&out)
-    );
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("no ledger header"), "{}", out.stderr);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -625,25 +630,76 @@ fn a_time_limit_stops_between_units_and_the_run_resumes() {
         ledger,
         "--json",
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(json["complete"], false);
-    assert_eq!(json["solutions"], serde_json::Value::Null);
-    assert_eq!(json["counted_now"], 0);
+    // The same answer shape as a count without a ledger: the numbers over no unit are 0.
+    assert_eq!(json["problem"], "count");
+    assert_eq!(json["solutions"], 0);
+    assert_eq!(json["units"]["done"], 0);
+    assert_eq!(json["units"]["total"], cli_plan_units(12));
+    assert_eq!(json["ledger"]["counted"], 0);
+    assert_eq!(json["ledger"]["missing"][0][0], 0);
     let out = queens(&["merge", ledger]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.code, 1);
     let units = cli_plan_units(12);
     assert!(
-        stdout(&out).contains(&format!(
+        out.stdout.contains(&format!(
             "missing {units} of {units} units: 0-{}",
             units - 1
         )),
         "{}",
-        stdout(&out)
+        out.stdout
     );
     let out = queens(&["count", "12", "--ledger", ledger]);
-    assert_eq!(out.status.code(), Some(0));
-    assert!(stdout(&out).starts_with("N = 12: 14200 solutions, 1787 unique\n"));
+    assert_eq!(out.code, 0);
+    assert!(out
+        .stdout
+        .starts_with("N = 12: 14200 solutions, 1787 unique\n"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn ledger_runs_answer_with_the_fields_of_a_plain_count() {
+    let dir = scratch("fields");
+    let path = dir.join("nine.ledger");
+    let plain = queens(&["count", "9", "--json", "--threads", "2"]);
+    let ledger = queens(&[
+        "count",
+        "9",
+        "--json",
+        "--threads",
+        "2",
+        "--ledger",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    assert_eq!(ledger.code, 0, "{}", ledger.stderr);
+    let plain: serde_json::Value = serde_json::from_str(&plain.stdout).unwrap();
+    let ledger: serde_json::Value = serde_json::from_str(&ledger.stdout).unwrap();
+    let keys =
+        |v: &serde_json::Value| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
+    let mut expected = keys(&plain);
+    expected.push("ledger".to_string());
+    expected.sort();
+    let mut got = keys(&ledger);
+    got.sort();
+    assert_eq!(got, expected);
+    for field in ["problem", "n", "solutions", "unique", "complete", "threads"] {
+        assert_eq!(ledger[field], plain[field], "{field}");
+    }
+    let units = cli_plan_units(9);
+    assert_eq!(ledger["units"]["done"], units);
+    assert_eq!(ledger["units"]["total"], units);
+    let details = &ledger["ledger"];
+    assert_eq!(details["path"], path.to_str().unwrap());
+    assert_eq!(details["shard"], serde_json::Value::Null);
+    assert_eq!(details["plan_units"], units);
+    assert_eq!(
+        (details["resumed"].as_u64(), details["counted"].as_u64()),
+        (Some(0), Some(units as u64))
+    );
+    assert_eq!(details["missing"], serde_json::json!([]));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -652,7 +708,7 @@ fn plan_lists_stable_units_heaviest_first() {
     let a = queens(&["plan", "11", "--json"]);
     let b = queens(&["plan", "11", "--json"]);
     assert_eq!(a.stdout, b.stdout, "the plan is deterministic");
-    let json: serde_json::Value = serde_json::from_slice(&a.stdout).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&a.stdout).unwrap();
     let list = json["list"].as_array().unwrap();
     assert_eq!(json["units"], list.len());
     assert_eq!(json["units"], cli_plan_units(11));
@@ -660,7 +716,7 @@ fn plan_lists_stable_units_heaviest_first() {
         assert_eq!(u["id"], i);
     }
     let shard = queens(&["plan", "11", "--shard", "2/5", "--json"]);
-    let json: serde_json::Value = serde_json::from_slice(&shard.stdout).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&shard.stdout).unwrap();
     assert!(json["list"]
         .as_array()
         .unwrap()
@@ -702,7 +758,7 @@ fn units_plan_adapts_any_engine_to_ledgers_and_shards() {
     // through the adapter, in 3 shards, merged; and its ledger refused by the two-row plan.
     let dir = scratch("adapter");
     let n = 9u32;
-    let plan = queens::ledger::UnitsPlan::new(
+    let plan = UnitsPlan::new(
         n,
         (0..n as usize).collect(),
         |&c| vec![c as u64],
@@ -764,7 +820,7 @@ fn corrupted_bytes_never_give_a_wrong_count() {
                 assert!(merged.is_complete(), "case {case}: {:?}", merged.problems);
                 assert_eq!(merged.total, known(8), "case {case}");
             }
-            Err(queens::ledger::LedgerError::Refused(why)) => {
+            Err(LedgerError::Refused(why)) => {
                 assert!(why.contains(":1:"), "case {case}: {why}");
                 refused += 1;
             }

@@ -1,13 +1,14 @@
 //! `queens count` and `queens solutions`.
 
-use super::{cancel_flag, interrupted, stderr_is_terminal, Failure, EXIT_INTERRUPTED};
-use super::{parse_seconds, EXIT_NO_ANSWER};
+use super::{cancel_flag, interrupted, stderr_is_terminal, Failure, SearchArgs};
+use super::{EXIT_INTERRUPTED, EXIT_NO_ANSWER};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use queens::count::{count, Counts, Solutions, MAX_N};
-use queens::format::solutions::{board_text, json_line, svg};
+use queens::count::{count, Solutions, MAX_N};
+use queens::format::count::{listed_solution, to_json, write_text};
+use queens::format::solutions::{json_line, svg};
+use queens::schedule::thread_count;
 use queens::Options;
-use serde::Serialize;
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
@@ -19,15 +20,9 @@ pub struct CountArgs {
     /// Board size, from 1 to 32.
     #[arg(value_parser = clap::value_parser!(u32).range(1..=MAX_N as i64))]
     pub n: u32,
-    /// Worker threads (default: one per core). The counts do not depend on it.
-    #[arg(long, value_name = "T", default_value_t = 0)]
-    pub threads: usize,
-    /// Print one JSON object.
-    #[arg(long)]
-    pub json: bool,
-    /// Stop after S seconds and print the partial count (marked partial).
-    #[arg(long, value_name = "S", value_parser = parse_seconds)]
-    pub time_limit: Option<Duration>,
+    /// `--json`, `--time-limit S` (the partial count, marked partial) and `--threads T`.
+    #[command(flatten)]
+    pub search: SearchArgs,
     /// Resumable and sharded counting.
     #[command(flatten)]
     pub ledger: super::ledger_run::LedgerArgs,
@@ -64,19 +59,6 @@ pub struct SolutionsArgs {
 /// The most boards one SVG drawing holds when no `--limit` is given.
 const SVG_DEFAULT_LIMIT: u64 = 1000;
 
-/// The `--json` answer of `queens count`.
-#[derive(Serialize)]
-struct CountJson {
-    n: u32,
-    solutions: u128,
-    unique: u128,
-    seconds: f64,
-    threads: usize,
-    complete: bool,
-    units_done: u64,
-    units_total: u64,
-}
-
 /// Progress on stderr, drawn only on a terminal and only once the count has run a second.
 fn progress_callback(start: Instant) -> Option<queens::options::ProgressFn> {
     if !stderr_is_terminal() {
@@ -106,80 +88,31 @@ fn progress_callback(start: Instant) -> Option<queens::options::ProgressFn> {
     Some(Arc::new(callback))
 }
 
-fn threads_used(requested: usize) -> usize {
-    if requested == 0 {
-        rayon::current_num_threads()
-    } else {
-        requested
-    }
-}
-
-fn text_answer(counts: &Counts, seconds: f64) -> String {
-    let n = counts.n;
-    if counts.complete {
-        format!(
-            "{n}-queens: {} solution{}, {} unique up to rotation and reflection ({seconds:.3} s)",
-            counts.solutions,
-            if counts.solutions == 1 { "" } else { "s" },
-            counts.unique
-        )
-    } else if counts.units_total == 0 {
-        format!(
-            "{n}-queens: PARTIAL count, stopped while planning the work units: nothing counted \
-             ({seconds:.3} s)"
-        )
-    } else {
-        format!(
-            "{n}-queens: PARTIAL count, stopped after {} of {} work units: {} solutions and {} \
-             unique so far (lower bounds, not the answer) ({seconds:.3} s)",
-            counts.units_done, counts.units_total, counts.solutions, counts.unique
-        )
-    }
-}
-
 /// `queens count N`.
 pub fn run_count(args: &CountArgs) -> Result<ExitCode, Failure> {
+    let options = args.search.options();
     if args.ledger.wanted() {
-        let options = Options {
-            threads: args.threads,
-            time_limit: args.time_limit,
-            cancel: Some(cancel_flag()),
-            progress: None,
-        };
-        return super::ledger_run::run_count(args.n, &args.ledger, &options, args.json);
+        return super::ledger_run::run_count(args.n, &args.ledger, &options, args.search.json);
     }
     let start = Instant::now();
     let options = Options {
-        threads: args.threads,
-        time_limit: args.time_limit,
-        cancel: Some(cancel_flag()),
         progress: progress_callback(start),
+        ..options
     };
     let counts = count(args.n, &options).map_err(|e| Failure::bad_input(e.to_string()))?;
     let seconds = start.elapsed().as_secs_f64();
-    if args.json {
-        let answer = CountJson {
-            n: counts.n,
-            solutions: counts.solutions,
-            unique: counts.unique,
-            seconds: (seconds * 1e6).round() / 1e6,
-            threads: threads_used(args.threads),
-            complete: counts.complete,
-            units_done: counts.units_done,
-            units_total: counts.units_total,
-        };
-        let line = serde_json::to_string(&answer)
-            .map_err(|e| Failure::bad_input(format!("cannot write JSON: {e}")))?;
-        println!("{line}");
+    if args.search.json {
+        let threads = thread_count(options.threads);
+        println!("{}", to_json(&(&counts).into(), seconds, threads));
     } else {
-        println!("{}", text_answer(&counts, seconds));
-        if counts.complete && counts.solutions > 0 {
-            let deadline = options.deadline();
-            if let Some(first) = Solutions::new(args.n, true).with_deadline(deadline).next() {
-                println!("\nThe first solution in lexicographic order:\n");
-                print!("{}", board_text(&first));
-            }
-        }
+        let first = if counts.complete && counts.solutions > 0 {
+            Solutions::new(args.n, true)
+                .with_deadline(options.deadline())
+                .next()
+        } else {
+            None
+        };
+        print!("{}", write_text(&counts, seconds, first.as_deref()));
     }
     if interrupted() {
         return Ok(ExitCode::from(EXIT_INTERRUPTED));
@@ -211,10 +144,7 @@ pub fn run_solutions(args: &SolutionsArgs) -> Result<ExitCode, Failure> {
         };
         emitted += 1;
         let written = match args.format {
-            SolutionFormat::Text => {
-                let sep = if emitted > 1 { "\n" } else { "" };
-                write!(out, "{sep}Solution {emitted}:\n{}", board_text(&columns))
-            }
+            SolutionFormat::Text => write!(out, "{}", listed_solution(emitted, &columns)),
             SolutionFormat::Json => writeln!(out, "{}", json_line(emitted, &columns)),
             SolutionFormat::Svg => {
                 boards.push(columns);

@@ -3,17 +3,17 @@
 //!
 //! `count` calls [`run_count`] when [`LedgerArgs::wanted`].
 
-use super::plan::{emit, parse_shard, plan_for};
+use super::plan::{emit, parse_shard, plan_or_fail};
 use super::{Failure, EXIT_INTERRUPTED, EXIT_NO_ANSWER};
 use clap::Args;
-use queens::ledger::{format_ranges, LedgerError, RunReport, Shard, WorkPlan};
+use queens::format::scale::{notes_text, run_json, run_text, RunPlace};
+use queens::scale::{LedgerError, RunReport, Shard};
+use queens::schedule::thread_count;
 use queens::Options;
-use serde::Serialize;
-use std::fmt::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The ledger options of `queens count`, to be flattened into its arguments.
 #[derive(Args, Debug, Clone, Default)]
@@ -46,7 +46,7 @@ impl LedgerArgs {
     /// Whether the count runs over MPI: `--mpi`, or the process was started by mpirun.
     #[cfg(feature = "mpi")]
     pub fn uses_mpi(&self) -> bool {
-        self.mpi || queens::mpi_run::launched_by_mpi()
+        self.mpi || queens::scale::mpi::launched_by_mpi()
     }
 }
 
@@ -63,31 +63,52 @@ pub fn run_count(
     if args.shard.is_some() && args.ledger.is_none() {
         return Err(Failure::bad_input("--shard needs --ledger FILE"));
     }
-    let plan = plan_for(n)?;
+    let plan = plan_or_fail(n)?;
     let start = Instant::now();
     let options = &with_progress(options);
+    let ledger_name = args.ledger.as_ref().map(|p| p.display().to_string());
     #[cfg(feature = "mpi")]
     if args.uses_mpi() {
-        use queens::mpi_run::{run_mpi, MpiOutcome};
-        let outcome =
-            run_mpi(plan.as_ref(), args.ledger.as_deref(), args.shard, options).map_err(failure)?;
-        return Ok(match outcome {
-            MpiOutcome::Coordinator { report, ranks } => print_report(
-                &report,
-                args.ledger.as_deref(),
-                start.elapsed(),
-                json,
-                Some(ranks),
-            )?,
-            MpiOutcome::Worker { .. } => ExitCode::SUCCESS,
-        });
+        use queens::scale::mpi::{Mpi, MpiError, MpiOutcome};
+        let mpi = Mpi::init().map_err(|e| Failure::bad_input(e.to_string()))?;
+        let outcome = mpi.run(plan.as_ref(), args.ledger.as_deref(), args.shard, options);
+        return match outcome {
+            Ok(MpiOutcome::Coordinator { report, ranks }) => {
+                let place = RunPlace {
+                    ledger: ledger_name.as_deref(),
+                    seconds: start.elapsed().as_secs_f64(),
+                    threads: thread_count(options.threads),
+                    ranks: Some(ranks),
+                };
+                print_report(&report, &place, json)
+            }
+            Ok(MpiOutcome::Worker { .. }) => Ok(ExitCode::SUCCESS),
+            Err(e) => {
+                let failure = match e {
+                    MpiError::Ledger(e) => failure(e),
+                    other => Failure::bad_input(other.to_string()),
+                };
+                if mpi.ranks() > 1 {
+                    // The other ranks would wait for this one forever: end the whole job.
+                    eprintln!("error: {}", failure.message);
+                    mpi.abort(i32::from(failure.code));
+                }
+                Err(failure)
+            }
+        };
     }
     let ledger = args
         .ledger
         .as_deref()
         .ok_or_else(|| Failure::bad_input("a ledger count needs --ledger FILE"))?;
-    let report = run_with_ledger(plan.as_ref(), ledger, args.shard, options)?;
-    print_report(&report, Some(ledger), start.elapsed(), json, None)
+    let report = queens::scale::run(plan.as_ref(), ledger, args.shard, options).map_err(failure)?;
+    let place = RunPlace {
+        ledger: ledger_name.as_deref(),
+        seconds: start.elapsed().as_secs_f64(),
+        threads: thread_count(options.threads),
+        ranks: None,
+    };
+    print_report(&report, &place, json)
 }
 
 /// `options` with a progress line on stderr (units done of the shard) when stderr is a terminal
@@ -105,18 +126,8 @@ fn with_progress(options: &Options) -> Options {
     options
 }
 
-/// Runs `plan` (or one shard of it) into the ledger at `ledger`; see [`queens::ledger::run`].
-/// Errors: exit 2 for a ledger of another N or plan, a file that is not a ledger or cannot be
-/// written; exit 1 for a ledger that does not check out after the run.
-pub fn run_with_ledger(
-    plan: &dyn WorkPlan,
-    ledger: &Path,
-    shard: Option<Shard>,
-    options: &Options,
-) -> Result<RunReport, Failure> {
-    queens::ledger::run(plan, ledger, shard, options).map_err(failure)
-}
-
+/// Exit 2 for a ledger of another N or plan, a file that is not a ledger or cannot be written;
+/// exit 1 for a ledger that does not check out after the run.
 fn failure(e: LedgerError) -> Failure {
     match e {
         LedgerError::Inconsistent(problems) => Failure {
@@ -134,97 +145,15 @@ fn failure(e: LedgerError) -> Failure {
     }
 }
 
-#[derive(Serialize)]
-struct RunJson {
-    n: u32,
-    solutions: Option<u128>,
-    unique: Option<u128>,
-    complete: bool,
-    shard: Option<String>,
-    ledger: Option<String>,
-    units: u64,
-    done_before: u64,
-    counted_now: u64,
-    missing: Vec<(u64, u64)>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    ranks: Option<usize>,
-    seconds: f64,
-}
-
 /// Prints a run's outcome (notes on stderr) and returns its exit status: 0, or 130 when
 /// Ctrl-C stopped it before the end; fails only if stdout cannot be written.
-pub fn print_report(
-    report: &RunReport,
-    ledger: Option<&Path>,
-    elapsed: Duration,
-    json: bool,
-    ranks: Option<usize>,
-) -> Result<ExitCode, Failure> {
-    for note in &report.notes {
-        eprintln!("note: {note}");
-    }
-    let m = &report.merged;
-    let mut text = String::new();
-    let complete = m.is_complete();
-    let shard = m.shard.map(|s| s.to_string());
-    if json {
-        let out = RunJson {
-            n: m.n,
-            solutions: complete.then_some(m.total.solutions),
-            unique: complete.then_some(m.total.unique()),
-            complete,
-            shard,
-            ledger: ledger.map(|p| p.display().to_string()),
-            units: m.units_expected,
-            done_before: report.done_before,
-            counted_now: report.counted_now,
-            missing: m.missing.clone(),
-            ranks,
-            seconds: elapsed.as_secs_f64(),
-        };
-        text = serde_json::to_string(&out).expect("run JSON") + "\n";
+fn print_report(report: &RunReport, place: &RunPlace<'_>, json: bool) -> Result<ExitCode, Failure> {
+    eprint!("{}", notes_text(&report.notes));
+    let text = if json {
+        run_json(report, place) + "\n"
     } else {
-        let what = match &shard {
-            Some(s) => format!("N = {}, shard {s}", m.n),
-            None => format!("N = {}", m.n),
-        };
-        if complete {
-            let tail = if m.shard.is_some() {
-                format!(" in its {} of {} units", m.units_expected, m.plan_units)
-            } else {
-                String::new()
-            };
-            let _ = writeln!(
-                text,
-                "{what}: {} solutions, {} unique{tail}",
-                m.total.solutions,
-                m.total.unique()
-            );
-        } else {
-            let missing: u64 = m.missing.iter().map(|(a, b)| b - a + 1).sum();
-            let _ =
-                writeln!(text,
-                "{what}: stopped with {missing} of {} units left (ids {}); run the same command \
-                 again to go on",
-                m.units_expected,
-                format_ranges(&m.missing[..m.missing.len().min(20)])
-            );
-        }
-        let ranks = ranks.map_or(String::new(), |r| format!(", {r} MPI ranks"));
-        let place = ledger.map_or("no ledger".to_string(), |p| {
-            format!("ledger {}", p.display())
-        });
-        let mut line = format!(
-            "{place}: {} units from earlier runs, {} counted now in {:.2} s{ranks}",
-            report.done_before,
-            report.counted_now,
-            elapsed.as_secs_f64()
-        );
-        if m.shard.is_some() && complete {
-            line.push_str("; total the shards with `queens merge`");
-        }
-        let _ = writeln!(text, "{line}");
-    }
+        run_text(report, place)
+    };
     emit(&text)?;
     Ok(if report.stopped && super::interrupted() {
         ExitCode::from(EXIT_INTERRUPTED)

@@ -2,16 +2,14 @@
 
 use super::Failure;
 use clap::Args;
-use queens::ledger::{counter_plan, plan_checksum, Shard, WorkPlan};
-use serde::Serialize;
+use queens::format::scale::{plan_json, plan_text};
+use queens::scale::{plan_for, Shard, WorkPlan};
 use std::io::Write;
 use std::process::ExitCode;
 
-/// The work plan that `count --ledger`, `count --shard`, MPI runs and `merge` use for board size
-/// `n`. Swapping the counting engine is this one function.
-pub fn plan_for(n: u32) -> Result<Box<dyn WorkPlan>, Failure> {
-    counter_plan(n)
-        .ok_or_else(|| Failure::bad_input(format!("N = {n} is out of range: N must be 1 to 32")))
+/// The library's plan for `n` ([`queens::scale::plan_for`]), or bad input (exit 2).
+pub fn plan_or_fail(n: u32) -> Result<Box<dyn WorkPlan>, Failure> {
+    plan_for(n).map_err(|e| Failure::bad_input(e.to_string()))
 }
 
 /// Parses a shard `I/K` (0-based I) for clap.
@@ -35,80 +33,14 @@ pub struct PlanArgs {
     pub json: bool,
 }
 
-#[derive(Serialize)]
-struct UnitJson {
-    id: u64,
-    checksum: String,
-    unit: String,
-}
-
-#[derive(Serialize)]
-struct PlanJson {
-    n: u32,
-    units: usize,
-    plan: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    shard: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    list: Option<Vec<UnitJson>>,
-}
-
 /// Prints the plan for N (or one shard of it).
 pub fn run(args: &PlanArgs) -> Result<ExitCode, Failure> {
-    let plan = plan_for(args.n)?;
-    let checksum = format!("{:016x}", plan_checksum(plan.as_ref()));
-    let listed: Vec<usize> = (0..plan.units().len())
-        .filter(|&i| args.shard.map_or(true, |s| s.contains(i as u64)))
-        .collect();
-    let mut text = String::new();
-    if args.json {
-        let list = (!args.summary).then(|| {
-            listed
-                .iter()
-                .map(|&i| UnitJson {
-                    id: plan.units()[i].id,
-                    checksum: format!("{:016x}", plan.units()[i].checksum),
-                    unit: plan.describe_unit(i),
-                })
-                .collect()
-        });
-        let out = PlanJson {
-            n: args.n,
-            units: plan.units().len(),
-            plan: checksum,
-            shard: args.shard.map(|s| s.to_string()),
-            list,
-        };
-        text = serde_json::to_string(&out).expect("plan JSON");
-        text.push('\n');
+    let plan = plan_or_fail(args.n)?;
+    let text = if args.json {
+        plan_json(plan.as_ref(), args.shard, args.summary)
     } else {
-        let shard_words = match args.shard {
-            Some(s) => format!(
-                ", shard {s}: {} units (ids = {} mod {})",
-                listed.len(),
-                s.index,
-                s.count
-            ),
-            None => String::new(),
-        };
-        text += &format!(
-            "N = {}: {} units, plan {checksum}, heaviest first{shard_words}\n",
-            args.n,
-            plan.units().len()
-        );
-        if !args.summary {
-            text += &format!("{:>8}  {:<16}  unit\n", "id", "checksum");
-            for &i in &listed {
-                let u = plan.units()[i];
-                text += &format!(
-                    "{:>8}  {:016x}  {}\n",
-                    u.id,
-                    u.checksum,
-                    plan.describe_unit(i)
-                );
-            }
-        }
-    }
+        plan_text(plan.as_ref(), args.shard, args.summary)
+    };
     emit(&text)?;
     Ok(ExitCode::SUCCESS)
 }

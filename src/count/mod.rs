@@ -11,7 +11,8 @@
 //! classes of 8.
 //!
 //! The constellations (optionally split by the queens of the next free rows) are independent
-//! [`WorkUnit`]s with stable ids, scheduled dynamically over the threads.
+//! [`WorkUnit`]s with stable ids, scheduled dynamically over the threads by
+//! [`crate::schedule`].
 
 mod kernel;
 mod tail;
@@ -23,10 +24,10 @@ pub use units::{
     MAX_PREFIX,
 };
 
+use crate::schedule::Workers;
 use crate::{Deadline, Options};
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::convert::Infallible;
 use thiserror::Error;
 
 /// The largest board the counter accepts (one `u32` bit per column).
@@ -149,54 +150,49 @@ fn count_valid_unit(unit: &WorkUnit, deadline: &Deadline) -> Option<UnitCounts> 
     kernel::count_start(&kernel::Start::new(unit), deadline)
 }
 
-/// Counts the given units of one plan on `options`' threads, in the order given (each worker
-/// takes the next unit not yet started), calling `on_done` for every finished unit. Units that
-/// the deadline interrupts are left out of the tally. The result does not depend on the number
-/// of threads. Every unit is checked first; an invalid one is an error and nothing is counted.
+/// Counts the given units of one plan on `options`' threads with the crate's one scheduler
+/// ([`crate::schedule`]): heaviest first as given, each worker taking the next unit not yet
+/// started; `on_done` hears every finished unit on the calling thread. Units that the deadline
+/// interrupts are left out of the tally. The result does not depend on the number of threads.
+/// Every unit is checked first; an invalid one is an error and nothing is counted.
 pub fn count_units(
     units: &[WorkUnit],
     options: &Options,
-    on_done: &(dyn Fn(&WorkUnit, &UnitCounts) + Sync),
+    on_done: impl FnMut(&WorkUnit, &UnitCounts),
 ) -> Result<Tally, CountError> {
     if let Some(bad) = units.iter().find(|u| !u.is_valid()) {
         return Err(CountError::InvalidUnit(bad.id));
     }
-    let deadline = options.deadline();
-    Ok(options.run_in_pool(|| count_units_here(units, options, &deadline, on_done)))
+    let workers = Workers::new(options.threads);
+    Ok(tally_units(
+        &workers,
+        units,
+        options,
+        &options.deadline(),
+        on_done,
+    ))
 }
 
-/// [`count_units`] of valid units on the current rayon pool, against a deadline already running.
-fn count_units_here(
+/// [`count_units`] of valid units on `workers`, against a deadline already running.
+fn tally_units(
+    workers: &Workers,
     units: &[WorkUnit],
     options: &Options,
     deadline: &Deadline,
-    on_done: &(dyn Fn(&WorkUnit, &UnitCounts) + Sync),
+    mut on_done: impl FnMut(&WorkUnit, &UnitCounts),
 ) -> Tally {
-    let next = AtomicUsize::new(0);
-    let done = AtomicU64::new(0);
-    let total = units.len() as u64;
-    let workers = rayon::current_num_threads().max(1);
-    (0..workers)
-        .into_par_iter()
-        .map(|_| {
-            let mut tally = Tally::default();
-            loop {
-                if deadline.reached() {
-                    break;
-                }
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(unit) = units.get(i) else { break };
-                let Some(counts) = count_valid_unit(unit, deadline) else {
-                    break;
-                };
-                tally.add(unit, &counts);
-                on_done(unit, &counts);
-                let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
-                options.report(finished, total);
-            }
-            tally
-        })
-        .reduce(Tally::default, Tally::merge)
+    let mut tally = Tally::default();
+    let finished = workers.run(units, options, deadline, count_valid_unit, |batch| {
+        for (i, counts) in batch {
+            tally.add(&units[i], &counts);
+            on_done(&units[i], &counts);
+        }
+        Ok::<(), Infallible>(())
+    });
+    match finished {
+        Ok(_) => tally,
+        Err(never) => match never {},
+    }
 }
 
 /// Counts all N-queens solutions and the solutions up to symmetry for `n` in `1..=32`. When
@@ -205,11 +201,11 @@ fn count_units_here(
 pub fn count(n: u32, options: &Options) -> Result<Counts, CountError> {
     check_size(n)?;
     let deadline = options.deadline();
-    let (units, tally) = options.run_in_pool(|| {
-        let units = plan(n, default_split(n), &deadline).unwrap_or_default();
-        let tally = count_units_here(&units, options, &deadline, &|_, _| {});
-        (units, tally)
-    });
+    let workers = Workers::new(options.threads);
+    let units = workers
+        .install(|| plan(n, default_split(n), &deadline))
+        .unwrap_or_default();
+    let tally = tally_units(&workers, &units, options, &deadline, |_, _| {});
     let planned = !units.is_empty() || constellations(n).is_empty();
     Ok(Counts {
         n,
@@ -247,7 +243,7 @@ mod tests {
             let base = count(n, &Options::with_threads(1)).unwrap();
             for split in 1..=3 {
                 let units = work_units_split(n, split);
-                let tally = count_units(&units, &Options::with_threads(2), &|_, _| {}).unwrap();
+                let tally = count_units(&units, &Options::with_threads(2), |_, _| {}).unwrap();
                 assert_eq!(tally.solutions, base.solutions, "n = {n}, split {split}");
                 assert_eq!(tally.unique(), base.unique, "n = {n}, split {split}");
                 assert_eq!(tally.classes(), base.classes_by_size);

@@ -2,9 +2,11 @@
 //! and column (1-based) where the input went wrong; nothing here panics on any input.
 
 pub mod answer;
+pub mod count;
 pub mod guard;
 mod input;
 pub mod repair;
+pub mod scale;
 pub mod solutions;
 pub mod weight;
 

@@ -1,0 +1,372 @@
+//! Output of ledger runs (`queens count N --ledger FILE`), `queens merge` and `queens plan`, as
+//! text and as JSON.
+//!
+//! A ledger run's JSON is the count answer of `format::count` (the same fields as without a
+//! ledger; for a shard, its numbers are the shard's) followed by
+//! `"ledger":{"path","shard","plan_units","resumed","counted","missing":[[first,last],..]}` and,
+//! for an MPI job, `"mpi":{"ranks"}`.
+
+use super::count::{to_json_with, CountAnswer};
+use crate::scale::checksum::hex;
+use crate::scale::{
+    missing_shards, plan_checksum, MergeReport, Problem, RunReport, Shard, WorkPlan,
+};
+use serde::Serialize;
+use std::fmt::Write;
+
+/// Formats id ranges as `0-3, 7, 9-12`.
+pub fn format_ranges(ranges: &[(u64, u64)]) -> String {
+    ranges
+        .iter()
+        .map(|&(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}-{b}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn missing_units(ranges: &[(u64, u64)]) -> u64 {
+    ranges.iter().map(|(a, b)| b - a + 1).sum()
+}
+
+/// Where and how a ledger run ran, for its output.
+#[derive(Clone, Copy, Debug)]
+pub struct RunPlace<'a> {
+    /// The ledger's path as given (`None`: an MPI run without a ledger).
+    pub ledger: Option<&'a str>,
+    /// Seconds the run took.
+    pub seconds: f64,
+    /// Worker threads (of rank 0 under MPI).
+    pub threads: usize,
+    /// Ranks of the MPI job, if it was one.
+    pub ranks: Option<usize>,
+}
+
+/// The count answer of a run: the shard's (or the board's) numbers over the units present.
+pub fn run_answer(report: &RunReport) -> CountAnswer {
+    let m = &report.merged;
+    CountAnswer {
+        n: m.n,
+        solutions: m.total.solutions,
+        unique: m.total.unique(),
+        complete: m.is_complete(),
+        units_done: m.units_present,
+        units_total: m.units_expected,
+    }
+}
+
+#[derive(Serialize)]
+struct LedgerJson<'a> {
+    path: &'a str,
+    shard: Option<String>,
+    plan_units: u64,
+    resumed: u64,
+    counted: u64,
+    missing: &'a [(u64, u64)],
+}
+
+/// A ledger run's JSON answer on one line (no newline).
+pub fn run_json(report: &RunReport, place: &RunPlace<'_>) -> String {
+    let m = &report.merged;
+    let mut more = Vec::new();
+    if let Some(path) = place.ledger {
+        let ledger = LedgerJson {
+            path,
+            shard: m.shard.map(|s| s.to_string()),
+            plan_units: m.plan_units,
+            resumed: report.done_before,
+            counted: report.counted_now,
+            missing: &m.missing,
+        };
+        more.push(("ledger", serde_json::to_string(&ledger).unwrap_or_default()));
+    }
+    if let Some(ranks) = place.ranks {
+        more.push(("mpi", format!("{{\"ranks\":{ranks}}}")));
+    }
+    to_json_with(&run_answer(report), place.seconds, place.threads, &more)
+}
+
+/// A ledger run's text answer: the count of the board or shard (or what is left to count), then
+/// a line on the ledger and the run.
+pub fn run_text(report: &RunReport, place: &RunPlace<'_>) -> String {
+    let m = &report.merged;
+    let mut text = String::new();
+    let what = match m.shard {
+        Some(s) => format!("N = {}, shard {s}", m.n),
+        None => format!("N = {}", m.n),
+    };
+    let complete = m.is_complete();
+    if complete {
+        let tail = if m.shard.is_some() {
+            format!(" in its {} of {} units", m.units_expected, m.plan_units)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            text,
+            "{what}: {} solutions, {} unique{tail}",
+            m.total.solutions,
+            m.total.unique()
+        );
+    } else {
+        let _ = writeln!(
+            text,
+            "{what}: stopped with {} of {} units left (ids {}); run the same command again to \
+             go on",
+            missing_units(&m.missing),
+            m.units_expected,
+            format_ranges(&m.missing[..m.missing.len().min(20)])
+        );
+    }
+    let ranks = place
+        .ranks
+        .map_or(String::new(), |r| format!(", {r} MPI ranks"));
+    let ledger = place
+        .ledger
+        .map_or("no ledger".to_string(), |p| format!("ledger {p}"));
+    let _ = write!(
+        text,
+        "{ledger}: {} units from earlier runs, {} counted now in {:.2} s{ranks}",
+        report.done_before, report.counted_now, place.seconds
+    );
+    if m.shard.is_some() && complete {
+        text.push_str("; total the shards with `queens merge`");
+    }
+    text.push('\n');
+    text
+}
+
+/// At most this many missing ranges are listed in the text of `merge` (JSON lists them all).
+const SHOWN_RANGES: usize = 40;
+
+/// The text answer of `queens merge` over `ledgers` files.
+pub fn merge_text(report: &MergeReport, ledgers: usize) -> String {
+    let mut out = String::new();
+    let plural = if ledgers == 1 { "" } else { "s" };
+    if report.is_complete() {
+        let _ = writeln!(
+            out,
+            "N = {}: {} solutions, {} unique",
+            report.n,
+            report.total.solutions,
+            report.total.unique()
+        );
+        let _ = writeln!(
+            out,
+            "checked {ledgers} ledger{plural}: all {} units present ({} duplicate records \
+             agree); spec checksums and residues mod 13 and 15 agree",
+            report.plan_units, report.agreeing_duplicates
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "N = {}: no total: the ledger{plural} {}",
+            report.n,
+            match (report.missing.is_empty(), report.problems.is_empty()) {
+                (false, false) => "are incomplete and inconsistent",
+                (false, true) => "are incomplete",
+                _ => "are inconsistent",
+            }
+        );
+        if !report.missing.is_empty() {
+            let shown = &report.missing[..report.missing.len().min(SHOWN_RANGES)];
+            let more = if report.missing.len() > shown.len() {
+                format!(", ... ({} more ranges)", report.missing.len() - shown.len())
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                out,
+                "missing {} of {} units: {}{more}",
+                missing_units(&report.missing),
+                report.plan_units,
+                format_ranges(shown)
+            );
+            if let Some(shards) = missing_shards(&report.missing, report.plan_units) {
+                let names: Vec<String> = shards.iter().map(|s| s.to_string()).collect();
+                let _ = writeln!(out, "that is: all the units of shard {}", names.join(", "));
+            }
+        }
+        for p in &report.problems {
+            let _ = writeln!(out, "{p}");
+        }
+    }
+    for p in &report.ignored {
+        let _ = writeln!(out, "ignored {p}");
+    }
+    for (file, line) in &report.torn {
+        let _ = writeln!(
+            out,
+            "note: {file}:{line}: unfinished last line ignored (a run was cut short)"
+        );
+    }
+    out
+}
+
+#[derive(Serialize)]
+struct ProblemJson<'a> {
+    file: &'a str,
+    line: usize,
+    message: &'a str,
+}
+
+fn problems_json(problems: &[Problem]) -> Vec<ProblemJson<'_>> {
+    problems
+        .iter()
+        .map(|p| ProblemJson {
+            file: &p.file,
+            line: p.line,
+            message: &p.message,
+        })
+        .collect()
+}
+
+#[derive(Serialize)]
+struct TornJson<'a> {
+    file: &'a str,
+    line: usize,
+}
+
+#[derive(Serialize)]
+struct MergeJson<'a> {
+    n: u32,
+    complete: bool,
+    solutions: Option<u128>,
+    unique: Option<u128>,
+    units: u64,
+    present: u64,
+    agreeing_duplicates: u64,
+    ledgers: usize,
+    missing: &'a [(u64, u64)],
+    problems: Vec<ProblemJson<'a>>,
+    torn: Vec<TornJson<'a>>,
+    ignored: Vec<ProblemJson<'a>>,
+}
+
+/// The JSON answer of `queens merge` on one line, with its newline: `{"n","complete",
+/// "solutions","unique","units","present","agreeing_duplicates","ledgers","missing","problems",
+/// "torn","ignored"}` (`solutions` and `unique` are `null` unless complete).
+pub fn merge_json(report: &MergeReport, ledgers: usize) -> String {
+    let complete = report.is_complete();
+    let out = MergeJson {
+        n: report.n,
+        complete,
+        solutions: complete.then_some(report.total.solutions),
+        unique: complete.then_some(report.total.unique()),
+        units: report.plan_units,
+        present: report.units_present,
+        agreeing_duplicates: report.agreeing_duplicates,
+        ledgers,
+        missing: &report.missing,
+        problems: problems_json(&report.problems),
+        torn: report
+            .torn
+            .iter()
+            .map(|(file, line)| TornJson { file, line: *line })
+            .collect(),
+        ignored: problems_json(&report.ignored),
+    };
+    serde_json::to_string(&out).unwrap_or_default() + "\n"
+}
+
+/// The units of `plan` that `queens plan` lists: all, or those of `shard`.
+fn listed(plan: &dyn WorkPlan, shard: Option<Shard>) -> Vec<usize> {
+    (0..plan.units().len())
+        .filter(|&i| shard.map_or(true, |s| s.contains(i as u64)))
+        .collect()
+}
+
+/// The text of `queens plan`: a summary line and (unless `summary`) one line per unit.
+pub fn plan_text(plan: &dyn WorkPlan, shard: Option<Shard>, summary: bool) -> String {
+    let listed = listed(plan, shard);
+    let shard_words = match shard {
+        Some(s) => format!(
+            ", shard {s}: {} units (ids = {} mod {})",
+            listed.len(),
+            s.index,
+            s.count
+        ),
+        None => String::new(),
+    };
+    let mut text = format!(
+        "N = {}: {} units, plan {}, heaviest first{shard_words}\n",
+        plan.n(),
+        plan.units().len(),
+        hex(plan_checksum(plan))
+    );
+    if !summary {
+        let _ = writeln!(text, "{:>8}  {:<16}  unit", "id", "checksum");
+        for &i in &listed {
+            let u = plan.units()[i];
+            let _ = writeln!(
+                text,
+                "{:>8}  {}  {}",
+                u.id,
+                hex(u.checksum),
+                plan.describe_unit(i)
+            );
+        }
+    }
+    text
+}
+
+#[derive(Serialize)]
+struct UnitJson {
+    id: u64,
+    checksum: String,
+    unit: String,
+}
+
+#[derive(Serialize)]
+struct PlanJson {
+    n: u32,
+    units: usize,
+    plan: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shard: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    list: Option<Vec<UnitJson>>,
+}
+
+/// The JSON of `queens plan` on one line, with its newline: `{"n","units","plan","shard",
+/// "list":[{"id","checksum","unit"},..]}` (`shard` only with one, `list` unless `summary`).
+pub fn plan_json(plan: &dyn WorkPlan, shard: Option<Shard>, summary: bool) -> String {
+    let list = (!summary).then(|| {
+        listed(plan, shard)
+            .into_iter()
+            .map(|i| UnitJson {
+                id: plan.units()[i].id,
+                checksum: hex(plan.units()[i].checksum),
+                unit: plan.describe_unit(i),
+            })
+            .collect()
+    });
+    let out = PlanJson {
+        n: plan.n(),
+        units: plan.units().len(),
+        plan: hex(plan_checksum(plan)),
+        shard: shard.map(|s| s.to_string()),
+        list,
+    };
+    serde_json::to_string(&out).unwrap_or_default() + "\n"
+}
+
+/// The note lines a run prints on stderr (`note: ...`), one per note.
+pub fn notes_text(notes: &[String]) -> String {
+    notes.iter().map(|n| format!("note: {n}\n")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_are_written_compactly() {
+        assert_eq!(format_ranges(&[(0, 2), (5, 5), (7, 8)]), "0-2, 5, 7-8");
+        assert_eq!(format_ranges(&[]), "");
+    }
+}

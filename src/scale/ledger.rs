@@ -1,0 +1,566 @@
+//! The ledger file: a header line and one self-checking line per finished unit, decoded
+//! without ever failing on bad bytes, and appended to with one write and one `fsync` per batch.
+//!
+//! Lines are JSON objects ending in `"check":"<16 hex digits>"`, a checksum of the bytes of the
+//! line before `,"check":`. The header:
+//! `{"queens_ledger":1,"n":12,"units":120,"plan":"<hex>","check":"<hex>"}`; a record:
+//! `{"first":5,"last":5,"solutions":"132","unique_x8":"136","mod13":[2,4],"mod15":[12,2],`
+//! `"spec":"<hex>","check":"<hex>"}` (one line)
+//! where `mod13` and `mod15` are the residues of `[solutions, unique_x8]` and `spec` is the
+//! checksum of the specs of units `first..=last` ([`range_checksum`]).
+
+use super::checksum::{checksum_bytes, hex, parse_hex};
+use super::plan::{plan_checksum, range_checksum, UnitCount, WorkPlan};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::Path;
+use thiserror::Error;
+
+/// Format version written in every ledger header.
+pub const LEDGER_VERSION: u32 = 1;
+
+/// The first line of a ledger: which count, and which plan, it belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// Board size.
+    pub n: u32,
+    /// Number of units in the plan.
+    pub units: u64,
+    /// [`plan_checksum`] of the plan.
+    pub plan: u64,
+}
+
+impl Header {
+    /// The header of a ledger for `plan`.
+    pub fn for_plan(plan: &dyn WorkPlan) -> Self {
+        Header {
+            n: plan.n(),
+            units: plan.units().len() as u64,
+            plan: plan_checksum(plan),
+        }
+    }
+
+    /// Why a ledger with this header does not belong to a count whose header is `expected`
+    /// (call it when they differ).
+    pub fn mismatch(&self, expected: &Header) -> String {
+        if self.n != expected.n {
+            format!("ledger is for N = {}, not N = {}", self.n, expected.n)
+        } else {
+            format!(
+                "ledger is for another plan of N = {} ({} units, plan {}; this build's plan has \
+                 {} units, plan {})",
+                self.n,
+                self.units,
+                hex(self.plan),
+                expected.units,
+                hex(expected.plan)
+            )
+        }
+    }
+}
+
+/// One finished range of units in a ledger.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// First unit id of the range.
+    pub first: u64,
+    /// Last unit id of the range (inclusive).
+    pub last: u64,
+    /// What the range contributes.
+    pub count: UnitCount,
+    /// Residues of `[solutions, unique_x8]` modulo 13, as written.
+    pub mod13: [u8; 2],
+    /// Residues of `[solutions, unique_x8]` modulo 15, as written.
+    pub mod15: [u8; 2],
+    /// [`range_checksum`] of the specs of units `first..=last`, as written.
+    pub spec: u64,
+}
+
+impl Record {
+    /// The record for units `first..=last` of `plan` with the given count; residues and spec
+    /// checksum computed here.
+    pub fn new(plan: &dyn WorkPlan, first: u64, last: u64, count: UnitCount) -> Self {
+        let specs = &plan.units()[first as usize..=last as usize];
+        Record {
+            first,
+            last,
+            count,
+            mod13: residues(count, 13),
+            mod15: residues(count, 15),
+            spec: range_checksum(specs),
+        }
+    }
+
+    /// Whether the written residues agree with the written counts.
+    pub fn residues_agree(&self) -> bool {
+        self.mod13 == residues(self.count, 13) && self.mod15 == residues(self.count, 15)
+    }
+
+    /// Whether the record's range lies in `plan` and its spec checksum is the plan's for it.
+    pub fn matches_plan(&self, plan: &dyn WorkPlan) -> bool {
+        let units = plan.units();
+        self.last < units.len() as u64
+            && range_checksum(&units[self.first as usize..=self.last as usize]) == self.spec
+    }
+}
+
+/// `[solutions, unique_x8]` modulo `modulus` (13 or 15).
+pub fn residues(count: UnitCount, modulus: u128) -> [u8; 2] {
+    [
+        (count.solutions % modulus) as u8,
+        (count.unique_x8 % modulus) as u8,
+    ]
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HeaderLine {
+    queens_ledger: u32,
+    n: u32,
+    units: u64,
+    plan: String,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RecordLine {
+    first: u64,
+    last: u64,
+    solutions: String,
+    unique_x8: String,
+    mod13: [u8; 2],
+    mod15: [u8; 2],
+    spec: String,
+}
+
+const CHECK_KEY: &str = ",\"check\":\"";
+
+/// Appends `,"check":"<hex>"}` and a newline to a serialized JSON object.
+fn seal(body: String) -> String {
+    let open = body
+        .strip_suffix('}')
+        .expect("a serialized JSON object ends in '}'");
+    let check = checksum_bytes(open.as_bytes());
+    format!("{open}{CHECK_KEY}{}\"}}\n", hex(check))
+}
+
+/// The ledger line (with its newline) for a header.
+pub fn header_line(header: &Header) -> String {
+    seal(
+        serde_json::to_string(&HeaderLine {
+            queens_ledger: LEDGER_VERSION,
+            n: header.n,
+            units: header.units,
+            plan: hex(header.plan),
+        })
+        .expect("a header serializes"),
+    )
+}
+
+/// The ledger line (with its newline) for a record.
+pub fn record_line(record: &Record) -> String {
+    seal(
+        serde_json::to_string(&RecordLine {
+            first: record.first,
+            last: record.last,
+            solutions: record.count.solutions.to_string(),
+            unique_x8: record.count.unique_x8.to_string(),
+            mod13: record.mod13,
+            mod15: record.mod15,
+            spec: hex(record.spec),
+        })
+        .expect("a record serializes"),
+    )
+}
+
+/// A ledger line, decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Line {
+    /// The header.
+    Header(Header),
+    /// A finished range.
+    Record(Record),
+}
+
+/// Decodes one complete ledger line (without its newline). The error says why it is unusable.
+pub fn parse_line(line: &[u8]) -> Result<Line, String> {
+    let text = std::str::from_utf8(line).map_err(|_| "not UTF-8 text".to_string())?;
+    let text = text.strip_suffix('\r').unwrap_or(text);
+    let pos = text
+        .rfind(CHECK_KEY)
+        .ok_or_else(|| "no \"check\" field (not a ledger line)".to_string())?;
+    let (open, tail) = text.split_at(pos);
+    let hex_part = tail[CHECK_KEY.len()..]
+        .strip_suffix("\"}")
+        .ok_or_else(|| "does not end with the \"check\" field".to_string())?;
+    let written = parse_hex(hex_part).ok_or_else(|| "malformed \"check\" field".to_string())?;
+    if checksum_bytes(open.as_bytes()) != written {
+        return Err("checksum mismatch: the line was changed or torn".to_string());
+    }
+    let body = format!("{open}}}");
+    if open.starts_with("{\"queens_ledger\"") {
+        parse_header(&body).map(Line::Header)
+    } else {
+        parse_record(&body).map(Line::Record)
+    }
+}
+
+fn parse_header(body: &str) -> Result<Header, String> {
+    let h: HeaderLine = serde_json::from_str(body).map_err(|e| format!("malformed header: {e}"))?;
+    if h.queens_ledger != LEDGER_VERSION {
+        return Err(format!(
+            "ledger format version {} (this build reads version {LEDGER_VERSION})",
+            h.queens_ledger
+        ));
+    }
+    let plan = parse_hex(&h.plan).ok_or_else(|| "malformed plan checksum".to_string())?;
+    Ok(Header {
+        n: h.n,
+        units: h.units,
+        plan,
+    })
+}
+
+fn parse_record(body: &str) -> Result<Record, String> {
+    let r: RecordLine = serde_json::from_str(body).map_err(|e| format!("malformed record: {e}"))?;
+    let decimal = |field: &str, s: &str| -> Result<u128, String> {
+        if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(format!("{field} '{s}' is not a decimal count"));
+        }
+        s.parse::<u128>()
+            .map_err(|_| format!("{field} '{s}' does not fit 128 bits"))
+    };
+    let count = UnitCount {
+        solutions: decimal("solutions", &r.solutions)?,
+        unique_x8: decimal("unique_x8", &r.unique_x8)?,
+    };
+    let spec = parse_hex(&r.spec).ok_or_else(|| "malformed spec checksum".to_string())?;
+    if r.first > r.last {
+        return Err(format!("range {}-{} is empty", r.first, r.last));
+    }
+    Ok(Record {
+        first: r.first,
+        last: r.last,
+        count,
+        mod13: r.mod13,
+        mod15: r.mod15,
+        spec,
+    })
+}
+
+/// A line of a ledger file that could not be used, with its 1-based line number.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadLine {
+    /// 1-based line number.
+    pub line: usize,
+    /// Why it is unusable.
+    pub reason: String,
+}
+
+/// The decoded contents of one ledger file.
+#[derive(Clone, Debug, Default)]
+pub struct LedgerContents {
+    /// The header and its line number, if the file has a valid first line that is a header.
+    pub header: Option<(usize, Header)>,
+    /// Valid records with their 1-based line numbers, in file order.
+    pub records: Vec<(usize, Record)>,
+    /// Complete lines that could not be used (bad checksum, malformed, a second header...).
+    pub bad_lines: Vec<BadLine>,
+    /// The line number of an unterminated last line (a write cut short by a kill), if any.
+    pub torn_line: Option<usize>,
+    /// Length in bytes of the file up to and including its last newline.
+    pub complete_len: u64,
+}
+
+/// Decodes a ledger file's bytes. Never fails: unusable lines are listed in `bad_lines`, an
+/// unterminated last line in `torn_line`.
+pub fn read_contents(bytes: &[u8]) -> LedgerContents {
+    let mut out = LedgerContents::default();
+    let complete_len = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    out.complete_len = complete_len as u64;
+    let mut line_no = 0;
+    if complete_len > 0 {
+        for line in bytes[..complete_len - 1].split(|&b| b == b'\n') {
+            line_no += 1;
+            let bad = |reason: &str| BadLine {
+                line: line_no,
+                reason: reason.to_string(),
+            };
+            match parse_line(line) {
+                Ok(Line::Header(h)) if line_no == 1 => out.header = Some((line_no, h)),
+                Ok(Line::Header(_)) => out.bad_lines.push(bad("a second header")),
+                Ok(Line::Record(_)) if line_no == 1 => out
+                    .bad_lines
+                    .push(bad("the first line must be the ledger header")),
+                Ok(Line::Record(r)) => out.records.push((line_no, r)),
+                Err(reason) => out.bad_lines.push(bad(&reason)),
+            }
+        }
+    }
+    if complete_len < bytes.len() {
+        out.torn_line = Some(line_no + 1);
+    }
+    out
+}
+
+/// Ledger contents held in memory, one record per finished unit (line numbers from 2), for
+/// checking results that were never written to a file.
+pub fn contents_in_memory(plan: &dyn WorkPlan, results: &[(usize, UnitCount)]) -> LedgerContents {
+    LedgerContents {
+        header: Some((1, Header::for_plan(plan))),
+        records: results
+            .iter()
+            .enumerate()
+            .map(|(k, &(i, c))| (k + 2, Record::new(plan, i as u64, i as u64, c)))
+            .collect(),
+        ..LedgerContents::default()
+    }
+}
+
+/// The unit ids that usable records of `contents` cover (records matching the plan's spec
+/// checksums and with consistent residues), as a bitmap over the plan's units.
+pub fn finished_units(plan: &dyn WorkPlan, contents: &LedgerContents) -> Vec<bool> {
+    let mut done = vec![false; plan.units().len()];
+    for (_, rec) in &contents.records {
+        if rec.matches_plan(plan) && rec.residues_agree() {
+            for id in rec.first..=rec.last {
+                done[id as usize] = true;
+            }
+        }
+    }
+    done
+}
+
+/// Something wrong in a set of ledgers, located at a file and line (line 0: the whole file;
+/// no file: the ledgers together, e.g. an overflowing total).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// The file's name as given.
+    pub file: String,
+    /// 1-based line number, 0 for the file as a whole.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl Problem {
+    /// A problem of the ledgers together (no file, no line).
+    pub fn overall(message: impl Into<String>) -> Self {
+        Problem {
+            file: String::new(),
+            line: 0,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.file.is_empty() {
+            write!(f, "{}", self.message)
+        } else if self.line == 0 {
+            write!(f, "{}: {}", self.file, self.message)
+        } else {
+            write!(f, "{}:{}: {}", self.file, self.line, self.message)
+        }
+    }
+}
+
+/// Why a ledger run could not proceed.
+#[derive(Debug, Error)]
+pub enum LedgerError {
+    /// Reading or writing the ledger failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The ledger's path.
+        path: String,
+        /// The system error.
+        source: std::io::Error,
+    },
+    /// The file is not a ledger, or belongs to another N or plan (bad usage: exit 2).
+    #[error("{0}")]
+    Refused(String),
+    /// After the run, the ledger does not check out (see the problems; exit 1).
+    #[error("the ledger is inconsistent: {}", join_problems(.0))]
+    Inconsistent(Vec<Problem>),
+}
+
+fn join_problems(problems: &[Problem]) -> String {
+    let texts: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+    texts.join("; ")
+}
+
+/// An open ledger, ready to append records for one plan.
+pub struct LedgerWriter {
+    file: File,
+    path: String,
+}
+
+impl LedgerWriter {
+    /// Appends lines with a single write, then flushes them to disk (`fsync`).
+    pub fn append(&mut self, lines: &str) -> Result<(), LedgerError> {
+        self.file
+            .write_all(lines.as_bytes())
+            .and_then(|()| self.file.sync_data())
+            .map_err(|source| LedgerError::Io {
+                path: self.path.clone(),
+                source,
+            })
+    }
+
+    /// Appends one record per finished unit `(index, count)` of `plan`, in one write and one
+    /// `fsync`.
+    pub fn append_units(
+        &mut self,
+        plan: &dyn WorkPlan,
+        units: &[(usize, UnitCount)],
+    ) -> Result<(), LedgerError> {
+        let lines: String = units
+            .iter()
+            .map(|&(i, c)| record_line(&Record::new(plan, i as u64, i as u64, c)))
+            .collect();
+        self.append(&lines)
+    }
+}
+
+/// Opens (creating if needed) the ledger at `path` for `plan`: checks its header, removes a torn
+/// last line, and returns the writer, the decoded contents, and notes for the user.
+///
+/// Refuses (exit 2) a file whose first line is not a ledger header or whose header names
+/// another N or plan.
+pub fn open_ledger(
+    plan: &dyn WorkPlan,
+    path: &Path,
+) -> Result<(LedgerWriter, LedgerContents, Vec<String>), LedgerError> {
+    let name = path.display().to_string();
+    let io = |source| LedgerError::Io {
+        path: name.clone(),
+        source,
+    };
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(io)?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).map_err(io)?;
+    let mut contents = read_contents(&bytes);
+    let mut notes = Vec::new();
+    let expected = Header::for_plan(plan);
+    if let Some(line) = contents.torn_line {
+        // A write cut short (kill, crash): drop the partial line so the next one starts clean.
+        file.set_len(contents.complete_len).map_err(io)?;
+        file.sync_all().map_err(io)?;
+        notes.push(format!(
+            "{name}:{line}: removed an unfinished last line (a run was cut short); its units \
+             are counted again"
+        ));
+        contents.torn_line = None;
+    }
+    match contents.header {
+        Some((line, h)) if h != expected => {
+            return Err(LedgerError::Refused(format!(
+                "{name}:{line}: {}",
+                h.mismatch(&expected)
+            )));
+        }
+        Some(_) => {}
+        None if contents.complete_len == 0 => {
+            file.seek(SeekFrom::Start(0)).map_err(io)?;
+            file.write_all(header_line(&expected).as_bytes())
+                .map_err(io)?;
+            file.sync_all().map_err(io)?;
+            sync_parent_dir(path);
+            contents.header = Some((1, expected));
+        }
+        None => {
+            let why = contents
+                .bad_lines
+                .first()
+                .map_or("no header".to_string(), |b| b.reason.clone());
+            return Err(LedgerError::Refused(format!(
+                "{name}:1: not a queens ledger ({why})"
+            )));
+        }
+    }
+    for bad in &contents.bad_lines {
+        notes.push(format!(
+            "{name}:{}: line ignored ({}); its units are counted again",
+            bad.line, bad.reason
+        ));
+    }
+    // Records go through an append-mode handle: each batch lands at the end of the file.
+    drop(file);
+    let file = OpenOptions::new().append(true).open(path).map_err(io)?;
+    Ok((LedgerWriter { file, path: name }, contents, notes))
+}
+
+fn sync_parent_dir(path: &Path) {
+    // Makes a newly created file's directory entry durable; best effort (not on every OS).
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if let Ok(dir) = File::open(parent) {
+        let _ = dir.sync_all();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scale::plan_for;
+
+    #[test]
+    fn lines_round_trip_and_detect_changes() {
+        let plan = plan_for(6).unwrap();
+        let h = Header::for_plan(plan.as_ref());
+        let line = header_line(&h);
+        assert_eq!(parse_line(line.trim_end().as_bytes()), Ok(Line::Header(h)));
+        let rec = Record::new(
+            plan.as_ref(),
+            2,
+            2,
+            UnitCount {
+                solutions: 1234567890123456789012345,
+                unique_x8: 56,
+            },
+        );
+        let line = record_line(&rec);
+        assert_eq!(
+            parse_line(line.trim_end().as_bytes()),
+            Ok(Line::Record(rec))
+        );
+        let tampered = line.replacen("\"unique_x8\":\"56\"", "\"unique_x8\":\"64\"", 1);
+        assert!(parse_line(tampered.trim_end().as_bytes())
+            .unwrap_err()
+            .contains("checksum mismatch"));
+        for cut in 0..line.len() - 1 {
+            assert!(parse_line(&line.as_bytes()[..cut]).is_err(), "cut at {cut}");
+        }
+    }
+
+    #[test]
+    fn contents_sort_lines_into_header_records_bad_and_torn() {
+        let plan = plan_for(7).unwrap();
+        let plan = plan.as_ref();
+        let header = header_line(&Header::for_plan(plan));
+        let rec = record_line(&Record::new(plan, 0, 0, UnitCount::default()));
+        let text = format!("{header}{rec}junk\n{header}{}", &rec[..10]);
+        let c = read_contents(text.as_bytes());
+        assert_eq!(c.header.map(|(line, _)| line), Some(1));
+        assert_eq!(c.records.len(), 1);
+        let bad: Vec<usize> = c.bad_lines.iter().map(|b| b.line).collect();
+        assert_eq!(bad, vec![3, 4]);
+        assert_eq!(c.torn_line, Some(5));
+        assert_eq!(c.complete_len as usize, text.len() - 10);
+        assert_eq!(finished_units(plan, &c)[..2], [true, false]);
+        let c = read_contents(rec.as_bytes());
+        assert!(c.header.is_none());
+        assert!(c.bad_lines[0].reason.contains("must be the ledger header"));
+    }
+}

@@ -1,0 +1,42 @@
+//! Counts that outgrow one run: deterministic work plans, shards, and the append-only ledger
+//! that makes a count resumable after any kill and checkable after a split over many machines.
+//!
+//! - [`plan`]: a [`WorkPlan`] cuts a count into independent units with stable ids, heaviest
+//!   first; [`plan_for`] picks the counting engine behind it (the fast counter's
+//!   [`counter_plan`]); [`UnitsPlan`] adapts any engine.
+//! - [`shard`]: a [`Shard`] `I/K` (0-based) takes the units whose id is `I` modulo `K`.
+//! - [`ledger`]: the file, a header line and one self-checking line per finished unit;
+//!   [`open_ledger`] checks it and drops a torn last line, [`LedgerWriter`] appends with one
+//!   write and one `fsync` per batch.
+//! - [`run()`]: counts what a ledger does not hold yet (with [`crate::schedule`]) into it.
+//! - [`merge()`]: checks ledgers against the plan (every unit exactly once or duplicated with
+//!   equal results, residues, spec checksums, headers) and totals them.
+//! - [`checksum`]: the checksums of lines, units and plans.
+//! - `mpi` (cargo feature `mpi`): the same run over the ranks of an MPI job.
+//!
+//! Nothing here prints: reports and errors are values, progress goes through [`crate::Options`],
+//! and `crate::format::scale` writes them for people and machines.
+
+pub mod checksum;
+pub mod ledger;
+pub mod merge;
+#[cfg(feature = "mpi")]
+#[cfg_attr(docsrs, doc(cfg(feature = "mpi")))]
+pub mod mpi;
+pub mod plan;
+pub mod run;
+pub mod shard;
+
+pub use checksum::{checksum_bytes, checksum_words};
+pub use ledger::{
+    contents_in_memory, finished_units, header_line, open_ledger, parse_line, read_contents,
+    record_line, BadLine, Header, LedgerContents, LedgerError, LedgerWriter, Line, Problem, Record,
+    LEDGER_VERSION,
+};
+pub use merge::{id_ranges, merge, MergeReport};
+pub use plan::{
+    counter_plan, plan_checksum, plan_for, range_checksum, PlanError, UnitCount, UnitSpec,
+    UnitsPlan, WorkPlan,
+};
+pub use run::{check_ledger, run, RunReport};
+pub use shard::{missing_shards, Shard};
