@@ -142,3 +142,153 @@ fn ctrl_c_during_a_judge_run_keeps_the_answered_cases() {
         assert_eq!(line, format!("Case {}: 6", i + 1));
     }
 }
+
+/// Runs `queens ARGS` with stdout into a pipe whose reader takes `keep` bytes and closes it.
+#[cfg(unix)]
+fn with_reader_closing_after(args: &[&str], stdin: &[u8], keep: usize) -> (i32, String) {
+    use std::io::{Read, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_queens"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let bytes = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&bytes);
+    });
+    let mut out = child.stdout.take().unwrap();
+    let mut first = vec![0u8; keep];
+    let _ = out.read_exact(&mut first);
+    drop(out);
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let status = child.wait().unwrap();
+    let _ = writer.join();
+    (status.code().unwrap_or(-1), err)
+}
+
+#[cfg(unix)]
+#[test]
+fn a_closed_output_pipe_ends_every_command_quietly() {
+    let weights: String = (0..40)
+        .map(|r| {
+            (0..40)
+                .map(|c| ((r * 7 + c * 13) % 97).to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+                + "\n"
+        })
+        .collect();
+    let board = support::fixture_text("../../examples/board.txt");
+    let judge = std::fs::read(support::example("judge/lightoj1061.in")).unwrap();
+    let cases: Vec<(Vec<&str>, Vec<u8>)> = vec![
+        (vec!["solutions", "12"], vec![]),
+        (vec!["solutions", "10", "--json"], vec![]),
+        (vec!["count", "10"], vec![]),
+        (vec!["weight", "-"], weights.into_bytes()),
+        (vec!["repair"], board.clone().into_bytes()),
+        (vec!["guard", "--full", "9"], vec![]),
+        (vec!["judge", "lightoj1061"], judge),
+        (vec!["plan", "14"], vec![]),
+        (vec!["completions", "bash"], vec![]),
+        (vec!["man"], vec![]),
+    ];
+    for (args, stdin) in cases {
+        // The reader closes its end before anything is written, so every write meets a closed pipe.
+        let (code, err) = with_reader_closing_after(&args, &stdin, 0);
+        assert!(code == 0 || code == 141, "{args:?}: exit {code}: {err}");
+        assert!(
+            !err.contains("panicked") && !err.contains("Broken pipe"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn thread_counts_above_the_maximum_are_refused() {
+    for command in [&["count", "8"][..], &["weight", "examples/weights.txt"][..]] {
+        let mut args = command.to_vec();
+        args.extend(["--threads", "100000"]);
+        let run = queens(&args);
+        assert_eq!(run.code, 2, "{args:?}");
+        assert!(
+            run.stderr.contains("more than the 256 allowed"),
+            "{}",
+            run.stderr
+        );
+    }
+    let short = queens(&["count", "10", "-j", "256", "-q", "--json"]);
+    assert_eq!(short.code, 0, "{}", short.stderr);
+    assert!(short.stdout.contains("\"solutions\":724") && short.stdout.contains("\"threads\":256"));
+}
+
+#[test]
+fn completions_and_the_manual_page() {
+    for (shell, marker) in [
+        ("bash", "complete -F"),
+        ("zsh", "#compdef queens"),
+        ("fish", "complete -c queens"),
+        ("powershell", "Register-ArgumentCompleter"),
+    ] {
+        let run = queens(&["completions", shell]);
+        assert_eq!(run.code, 0, "{shell}");
+        assert!(
+            run.stdout.contains(marker),
+            "{shell}: {}",
+            &run.stdout[..run.stdout.len().min(200)]
+        );
+        assert!(run.stdout.contains("repair"), "{shell}");
+    }
+    let man = queens(&["man"]);
+    assert_eq!(man.code, 0);
+    assert!(
+        man.stdout.starts_with(".ie") || man.stdout.contains(".TH queens 1"),
+        "{}",
+        &man.stdout[..200]
+    );
+    let help = queens(&["--help"]);
+    assert!(help.stdout.contains("Examples:") && help.stdout.contains("queens count 12"));
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_ends_a_read_from_a_pipe_that_never_ends() {
+    use std::process::{Command, Stdio};
+    // The writer end stays open and silent: only Ctrl-C can end the read.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_queens"))
+        .args(["repair"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _keep_open = child.stdin.take();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let started = std::time::Instant::now();
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().unwrap();
+    assert!(started.elapsed() < std::time::Duration::from_secs(2));
+    assert_eq!(out.status.code(), Some(130));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted while reading"));
+}
+
+#[test]
+fn solutions_take_json_as_a_shorthand() {
+    let long = queens(&["solutions", "6", "--format", "json"]);
+    let short = queens(&["solutions", "6", "--json"]);
+    assert_eq!((short.code, &short.stdout), (0, &long.stdout));
+    assert_eq!(short.stdout.lines().count(), 4);
+}

@@ -5,6 +5,23 @@
 use super::{is_canonical, Columns};
 use crate::Deadline;
 
+/// Board sizes whose complete solution lists [`listed_solutions`] keeps (at most 724 solutions).
+pub const LISTED_UP_TO: usize = 10;
+
+/// Every N-queens solution of size `n <= LISTED_UP_TO`, as one byte per row (the column), in
+/// lexicographic order: the compact, cached form of [`Solutions`] for solvers that scan all of
+/// them. Computed once per size; `None` above [`LISTED_UP_TO`].
+pub fn listed_solutions(n: usize) -> Option<&'static [Vec<u8>]> {
+    static LISTS: [std::sync::OnceLock<Vec<Vec<u8>>>; LISTED_UP_TO + 1] =
+        [const { std::sync::OnceLock::new() }; LISTED_UP_TO + 1];
+    let list = LISTS.get(n)?.get_or_init(|| {
+        Solutions::new(n as u32, false)
+            .map(|cols| cols.into_iter().map(|c| c as u8).collect())
+            .collect()
+    });
+    Some(list)
+}
+
 /// One N-queens solution for every `n` except 2 and 3 (`None` there), as the column of each
 /// row, by the classical explicit construction: the even columns (1-based) first, then the odd
 /// ones, with the fixes for `n mod 6` = 2 (swap 1 and 3, move 5 last) and 3 (move 2 last among

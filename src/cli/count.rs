@@ -1,18 +1,17 @@
 //! `queens count` and `queens solutions`.
 
-use super::{cancel_flag, interrupted, stderr_is_terminal, Failure, SearchArgs};
+use super::progress::Progress;
+use super::{emit, emit_line, interrupted, solver_options, Failure, SearchArgs};
 use super::{EXIT_INTERRUPTED, EXIT_NO_ANSWER};
 use clap::{Args, ValueEnum};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use queens::count::{count, Solutions, MAX_N};
 use queens::format::count::{listed_solution, to_json, write_text};
 use queens::format::solutions::{json_line, svg};
 use queens::schedule::thread_count;
-use queens::Options;
 use std::io::Write;
 use std::process::ExitCode;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Instant;
 
 /// Arguments of `queens count`.
 #[derive(Args, Debug)]
@@ -54,56 +53,48 @@ pub struct SolutionsArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = SolutionFormat::Text)]
     pub format: SolutionFormat,
+    /// Short for `--format json`.
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
 }
 
 /// The most boards one SVG drawing holds when no `--limit` is given.
 const SVG_DEFAULT_LIMIT: u64 = 1000;
 
-/// Progress on stderr, drawn only on a terminal and only once the count has run a second.
-fn progress_callback(start: Instant) -> Option<queens::options::ProgressFn> {
-    if !stderr_is_terminal() {
-        return None;
-    }
-    let bar: Arc<Mutex<Option<ProgressBar>>> = Arc::new(Mutex::new(None));
-    let callback = move |done: u64, total: u64| {
-        if start.elapsed() < Duration::from_secs(1) {
-            return;
-        }
-        let Ok(mut slot) = bar.lock() else { return };
-        let pb = slot.get_or_insert_with(|| {
-            let pb = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
-                .with_elapsed(start.elapsed());
-            if let Ok(style) = ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:40}] {pos}/{len} units, eta {eta}",
-            ) {
-                pb.set_style(style.progress_chars("=> "));
-            }
-            pb
-        });
-        pb.set_position(done);
-        if done == total {
-            pb.finish_and_clear();
-        }
-    };
-    Some(Arc::new(callback))
-}
-
 /// `queens count N`.
 pub fn run_count(args: &CountArgs) -> Result<ExitCode, Failure> {
     let options = args.search.options();
     if args.ledger.wanted() {
-        return super::ledger_run::run_count(args.n, &args.ledger, &options, args.search.json);
+        return super::ledger_run::run_count(
+            args.n,
+            &args.ledger,
+            &options,
+            args.search.json,
+            args.search.quiet,
+        );
     }
     let start = Instant::now();
-    let options = Options {
-        progress: progress_callback(start),
-        ..options
-    };
-    let counts = count(args.n, &options).map_err(|e| Failure::bad_input(e.to_string()))?;
+    let progress = Arc::new(Progress::new(
+        args.search.shows_progress(),
+        &format!("planning the work units of {}-queens", args.n),
+    ));
+    let mut options = options;
+    if progress.active() {
+        let progress = progress.clone();
+        // Units run heaviest first, so the time per unit so far bounds the time per unit left:
+        // the estimate is an upper bound.
+        options.progress = Some(Arc::new(move |done, total| {
+            progress.units(done, total, "units", done as f64, total as f64);
+        }));
+    }
+    let counts = count(args.n, &options).map_err(|e| Failure::bad_input(e.to_string()));
+    drop(options.progress.take());
+    drop(progress);
+    let counts = counts?;
     let seconds = start.elapsed().as_secs_f64();
     if args.search.json {
         let threads = thread_count(options.threads);
-        println!("{}", to_json(&(&counts).into(), seconds, threads));
+        emit_line(&to_json(&(&counts).into(), seconds, threads))?;
     } else {
         let first = if counts.complete && counts.solutions > 0 {
             Solutions::new(args.n, true)
@@ -112,7 +103,7 @@ pub fn run_count(args: &CountArgs) -> Result<ExitCode, Failure> {
         } else {
             None
         };
-        print!("{}", write_text(&counts, seconds, first.as_deref()));
+        emit(&write_text(&counts, seconds, first.as_deref()))?;
     }
     if interrupted() {
         return Ok(ExitCode::from(EXIT_INTERRUPTED));
@@ -122,12 +113,14 @@ pub fn run_count(args: &CountArgs) -> Result<ExitCode, Failure> {
 
 /// `queens solutions N`.
 pub fn run_solutions(args: &SolutionsArgs) -> Result<ExitCode, Failure> {
-    let options = Options {
-        cancel: Some(cancel_flag()),
-        ..Options::default()
+    let options = solver_options(0, None);
+    let format = if args.json {
+        SolutionFormat::Json
+    } else {
+        args.format
     };
     let mut solutions = Solutions::new(args.n, args.unique).with_deadline(options.deadline());
-    let limit = match (args.limit, args.format) {
+    let limit = match (args.limit, format) {
         (Some(k), _) => k,
         (None, SolutionFormat::Svg) => SVG_DEFAULT_LIMIT,
         (None, _) => u64::MAX,
@@ -143,7 +136,7 @@ pub fn run_solutions(args: &SolutionsArgs) -> Result<ExitCode, Failure> {
             break;
         };
         emitted += 1;
-        let written = match args.format {
+        let written = match format {
             SolutionFormat::Text => write!(out, "{}", listed_solution(emitted, &columns)),
             SolutionFormat::Json => writeln!(out, "{}", json_line(emitted, &columns)),
             SolutionFormat::Svg => {
@@ -156,7 +149,7 @@ pub fn run_solutions(args: &SolutionsArgs) -> Result<ExitCode, Failure> {
             break;
         }
     }
-    if args.format == SolutionFormat::Svg && !pipe_closed {
+    if format == SolutionFormat::Svg && !pipe_closed {
         if args.limit.is_none() && emitted == limit && solutions.next().is_some() {
             eprintln!(
                 "note: the drawing holds the first {limit} solutions; use --limit to change that"
@@ -178,7 +171,7 @@ pub fn run_solutions(args: &SolutionsArgs) -> Result<ExitCode, Failure> {
         return Err(Failure {
             code: EXIT_NO_ANSWER,
             message: format!(
-                "no placement of {0} non-attacking queens on a {0}x{0} board exists",
+                "no placement of {0} non-attacking queens exists on a {0}x{0} board",
                 args.n
             ),
         });

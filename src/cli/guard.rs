@@ -1,8 +1,8 @@
 //! `queens guard`: the fewest queens occupying or attacking every marked square.
 
-use super::{
-    interrupted, located, read_input, stderr_is_terminal, Failure, SearchArgs, EXIT_INTERRUPTED,
-};
+use super::progress::Progress;
+use super::EXIT_INTERRUPTED;
+use super::{emit, emit_line, interrupted, located, read_input, Failure, SearchArgs};
 use clap::Args;
 use queens::format::guard::{json_answer, text_answer};
 use queens::format::{parse_mark_grid, RunInfo};
@@ -70,10 +70,13 @@ pub fn run(args: &GuardArgs) -> Result<ExitCode, Failure> {
     };
     let started = Instant::now();
     let mut options = args.search.options();
-    let show_progress = stderr_is_terminal();
-    if show_progress {
-        options.progress = Some(Arc::new(|k, greedy| {
-            eprint!("\rproving or finding a cover with {k} queens (greedy: {greedy})...   ");
+    let progress = Arc::new(Progress::new(args.search.shows_progress(), "searching"));
+    if progress.active() {
+        let progress = progress.clone();
+        options.progress = Some(Arc::new(move |k, greedy| {
+            progress.status(format!(
+                "proving or finding a cover with {k} queens (best so far: {greedy})"
+            ));
         }));
     }
     let placement = solve(&marks, rule, &options).map_err(|e| Failure::bad_input(e.to_string()))?;
@@ -85,19 +88,17 @@ pub fn run(args: &GuardArgs) -> Result<ExitCode, Failure> {
     } else {
         None
     };
-    if show_progress {
-        eprint!("\r{:70}\r", "");
-    }
+    drop(options.progress.take());
+    drop(progress);
     let info = RunInfo::measured(started, &options);
     if args.search.json {
-        println!("{}", json_answer(&placement, sets, info));
+        emit_line(&json_answer(&placement, sets, info))?;
     } else {
-        print!("{}", text_answer(&marks, &placement));
-        match sets {
-            Some(sets) => println!("{sets} guard sets of this size"),
-            None if args.count_sets => println!("guard sets of this size: not counted (stopped)"),
-            None => {}
-        }
+        emit(&text_answer(
+            &marks,
+            &placement,
+            args.count_sets.then_some(sets),
+        ))?;
     }
     if interrupted() {
         return Ok(ExitCode::from(EXIT_INTERRUPTED));

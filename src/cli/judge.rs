@@ -63,7 +63,10 @@ pub fn run(args: &JudgeArgs) -> Result<ExitCode, Failure> {
     }
     match result {
         Ok(summary) => {
-            flushed.map_err(|e| Failure::bad_input(format!("cannot write the answers: {e}")))?;
+            flushed.map_err(|e| match e.kind() {
+                std::io::ErrorKind::BrokenPipe => Failure::closed_pipe(),
+                _ => Failure::bad_input(format!("cannot write the answers: {e}")),
+            })?;
             if !summary.unproven.is_empty() {
                 let cases: Vec<String> = summary.unproven.iter().map(|c| c.to_string()).collect();
                 eprintln!(
@@ -76,6 +79,9 @@ pub fn run(args: &JudgeArgs) -> Result<ExitCode, Failure> {
             Ok(ExitCode::SUCCESS)
         }
         Err(JudgeError::Interrupted { .. }) => Ok(ExitCode::from(EXIT_INTERRUPTED)),
+        Err(JudgeError::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            Err(Failure::closed_pipe())
+        }
         Err(JudgeError::BadCase { case, source }) => {
             Err(Failure::bad_input(format!("{name}: case {case}: {source}")))
         }

@@ -3,8 +3,9 @@
 //!
 //! `count` calls [`run_count`] when [`LedgerArgs::wanted`].
 
-use super::plan::{emit, parse_shard, plan_or_fail};
-use super::{Failure, EXIT_INTERRUPTED, EXIT_NO_ANSWER};
+use super::plan::{parse_shard, plan_or_fail};
+use super::progress::Progress;
+use super::{emit, Failure, EXIT_INTERRUPTED, EXIT_NO_ANSWER};
 use clap::Args;
 use queens::format::scale::{notes_text, run_json, run_text, RunPlace};
 use queens::scale::{LedgerError, RunReport, Shard};
@@ -59,13 +60,14 @@ pub fn run_count(
     args: &LedgerArgs,
     options: &Options,
     json: bool,
+    quiet: bool,
 ) -> Result<ExitCode, Failure> {
     if args.shard.is_some() && args.ledger.is_none() {
         return Err(Failure::bad_input("--shard needs --ledger FILE"));
     }
     let plan = plan_or_fail(n)?;
     let start = Instant::now();
-    let options = &with_progress(options);
+    let options = &with_progress(options, !json && !quiet);
     let ledger_name = args.ledger.as_ref().map(|p| p.display().to_string());
     #[cfg(feature = "mpi")]
     if args.uses_mpi() {
@@ -111,16 +113,14 @@ pub fn run_count(
     print_report(&report, &place, json)
 }
 
-/// `options` with a progress line on stderr (units done of the shard) when stderr is a terminal
-/// and no other progress report is set.
-fn with_progress(options: &Options) -> Options {
+/// `options` with progress on stderr (units done of the shard) when `wanted`, stderr is a
+/// terminal and no other progress report is set; the display goes when the options do.
+fn with_progress(options: &Options, wanted: bool) -> Options {
     let mut options = options.clone();
-    if options.progress.is_none() && super::stderr_is_terminal() {
-        options.progress = Some(Arc::new(|done: u64, total: u64| {
-            eprint!("\r{done} of {total} units counted");
-            if done == total {
-                eprintln!();
-            }
+    let progress = Arc::new(Progress::new(wanted, "opening the ledger"));
+    if options.progress.is_none() && progress.active() {
+        options.progress = Some(Arc::new(move |done: u64, total: u64| {
+            progress.units(done, total, "units", done as f64, total as f64);
         }));
     }
     options

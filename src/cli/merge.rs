@@ -1,8 +1,8 @@
 //! `queens merge LEDGER...`: checks ledgers against the plan and prints the total, or exactly
 //! what is missing or inconsistent (exit 1).
 
-use super::plan::{emit, plan_or_fail};
-use super::{Failure, EXIT_NO_ANSWER};
+use super::plan::plan_or_fail;
+use super::{emit, Failure, EXIT_NO_ANSWER};
 use clap::Args;
 use queens::format::scale::{merge_json, merge_text};
 use queens::scale::{merge, read_contents};

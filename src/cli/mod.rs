@@ -9,23 +9,35 @@ mod judge;
 mod ledger_run;
 mod merge;
 mod plan;
+mod progress;
 mod repair;
 mod verify;
 mod weight;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use queens::format::{decode_utf8, ParseError};
 use queens::Options;
-use std::io::{IsTerminal, Read};
+use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
+/// Examples shown under `queens --help`.
+const EXAMPLES: &str = "\
+Examples:
+  queens count 12                          14200 solutions, 1787 unique
+  queens solutions 8 --limit 3             three boards as text
+  queens weight examples/weights.txt       the best-sum placement, proven
+  queens repair examples/board.txt         the fewest real moves, with the moves
+  queens guard --full 8 --json             5 queens guard the 8 x 8 board
+  queens judge uva167 examples/judge/uva167.in
+  queens repair --json board.txt > a.json && queens verify repair board.txt a.json";
+
 /// Exact, certified answers to chessboard queen problems.
 #[derive(Parser, Debug)]
-#[command(name = "queens", version, about, long_about = None)]
+#[command(name = "queens", version, about, long_about = None, after_help = EXAMPLES)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -51,6 +63,35 @@ enum Command {
     Plan(plan::PlanArgs),
     /// Check ledgers of `count --ledger` runs and print the total, or what is missing.
     Merge(merge::MergeArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish) on stdout.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff) on stdout, e.g. `queens man | man -l -`.
+    Man,
+}
+
+/// The command line of `queens judge` alone (see [`main`]).
+#[derive(Parser, Debug)]
+#[command(name = "queens", version)]
+struct JudgeCli {
+    #[command(subcommand)]
+    command: JudgeOnly,
+}
+
+#[derive(Subcommand, Debug)]
+enum JudgeOnly {
+    /// Answer a judge problem's input in the judge's exact output format.
+    Judge(judge::JudgeArgs),
+}
+
+impl JudgeOnly {
+    fn into_args(self) -> judge::JudgeArgs {
+        match self {
+            JudgeOnly::Judge(args) => args,
+        }
+    }
 }
 
 /// Exit status for "the question has no answer".
@@ -70,6 +111,14 @@ pub struct Failure {
 }
 
 impl Failure {
+    /// The output pipe was closed by the reader (`| head`): end quietly, with what was printed.
+    pub fn closed_pipe() -> Self {
+        Failure {
+            code: 0,
+            message: String::new(),
+        }
+    }
+
     /// Bad usage or bad input (exit 2).
     pub fn bad_input(message: impl Into<String>) -> Self {
         Failure {
@@ -82,21 +131,30 @@ impl Failure {
 /// Options shared by the search commands.
 #[derive(Args, Debug, Clone)]
 pub struct SearchArgs {
-    /// Print one JSON object instead of the text answer.
+    /// Print one JSON object instead of the text answer (short for `--format json`).
     #[arg(long)]
     pub json: bool,
     /// Stop after S seconds with the best answer found and its proven bound.
-    #[arg(long, value_name = "S", value_parser = parse_seconds)]
+    #[arg(short = 't', long, value_name = "S", value_parser = parse_seconds)]
     pub time_limit: Option<Duration>,
-    /// Worker threads (default: one per core). The answer does not depend on it.
-    #[arg(long, value_name = "T", default_value_t = 0)]
+    /// Worker threads, at most 256 (default: one per core). The answer does not depend on it.
+    #[arg(short = 'j', long, value_name = "T", default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
+    /// Draw no progress on stderr.
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
 }
 
 impl SearchArgs {
     /// Solver options for these arguments, wired to Ctrl-C.
     pub fn options(&self) -> Options {
         solver_options(self.threads, self.time_limit)
+    }
+
+    /// Whether progress may be drawn (not with `--quiet` or `--json`; [`progress::Progress`]
+    /// also checks that stderr is a terminal).
+    pub fn shows_progress(&self) -> bool {
+        !self.quiet && !self.json
     }
 }
 
@@ -109,6 +167,22 @@ pub fn solver_options(threads: usize, time_limit: Option<Duration>) -> Options {
         cancel: Some(cancel_flag()),
         progress: None,
     }
+}
+
+/// The most worker threads a command accepts.
+pub const MAX_THREADS: usize = 256;
+
+/// Parses a thread count from 0 (one per core) to [`MAX_THREADS`].
+pub fn parse_threads(text: &str) -> Result<usize, String> {
+    let threads: usize = text
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number of threads"))?;
+    if threads > MAX_THREADS {
+        return Err(format!(
+            "{threads} threads is more than the {MAX_THREADS} allowed (0 means one per core)"
+        ));
+    }
+    Ok(threads)
 }
 
 /// Parses a non-negative, finite number of seconds.
@@ -139,8 +213,24 @@ pub fn stderr_is_terminal() -> bool {
     std::io::stderr().is_terminal()
 }
 
+/// Writes `text` to stdout and flushes it; a closed pipe becomes [`Failure::closed_pipe`].
+pub fn emit(text: &str) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(Failure::closed_pipe()),
+        Err(e) => Err(Failure::bad_input(format!("cannot write the answer: {e}"))),
+    }
+}
+
+/// [`emit`] with a newline after `text`.
+pub fn emit_line(text: &str) -> Result<(), Failure> {
+    emit(&format!("{text}\n"))
+}
+
 /// Reads a whole input (a file, or standard input for `None` or `-`) as bytes, with the name to
-/// use in messages.
+/// use in messages. Reading standard input says so on stderr when it is a terminal, and
+/// Ctrl-C ends the read at once (exit 130).
 pub fn read_bytes(path: &Option<PathBuf>) -> Result<(String, Vec<u8>), Failure> {
     match path {
         Some(p) if p.as_os_str() != "-" => {
@@ -149,11 +239,49 @@ pub fn read_bytes(path: &Option<PathBuf>) -> Result<(String, Vec<u8>), Failure> 
             Ok((p.display().to_string(), bytes))
         }
         _ => {
-            let mut bytes = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut bytes)
-                .map_err(|e| Failure::bad_input(format!("cannot read standard input: {e}")))?;
-            Ok(("<stdin>".to_string(), bytes))
+            if std::io::stdin().is_terminal() {
+                eprintln!("reading the input from standard input; end it with Ctrl-D");
+            }
+            read_stdin().map(|bytes| ("<stdin>".to_string(), bytes))
+        }
+    }
+}
+
+/// All of standard input: directly when it is a regular file (which cannot hang), else on a
+/// helper thread so that Ctrl-C can end the wait.
+fn read_stdin() -> Result<Vec<u8>, Failure> {
+    if stdin_is_a_file() {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .lock()
+            .read_to_end(&mut bytes)
+            .map_err(|e| Failure::bad_input(format!("cannot read standard input: {e}")))?;
+        return Ok(bytes);
+    }
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let result = std::io::stdin().lock().read_to_end(&mut bytes);
+        let _ = send.send(result.map(|_| bytes));
+    });
+    loop {
+        match receive.recv_timeout(Duration::from_millis(50)) {
+            Ok(Ok(bytes)) => return Ok(bytes),
+            Ok(Err(e)) => {
+                return Err(Failure::bad_input(format!(
+                    "cannot read standard input: {e}"
+                )))
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) if interrupted() => {
+                return Err(Failure {
+                    code: EXIT_INTERRUPTED,
+                    message: "interrupted while reading standard input".into(),
+                })
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(Failure::bad_input("cannot read standard input"))
+            }
         }
     }
 }
@@ -173,7 +301,16 @@ pub fn located(name: &str, error: &ParseError) -> Failure {
 
 /// Runs the command line and maps the outcome to an exit status.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    // Judge runs are often many tiny processes: their arguments are parsed by a command tree
+    // holding only `judge`, which clap builds in a fraction of the time of the whole tree.
+    let parsed = if std::env::args_os().nth(1).is_some_and(|a| a == "judge") {
+        JudgeCli::try_parse().map(|j| Cli {
+            command: Command::Judge(j.command.into_args()),
+        })
+    } else {
+        Cli::try_parse()
+    };
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { EXIT_BAD_INPUT } else { 0 };
@@ -181,13 +318,7 @@ pub fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    let flag = cancel_flag();
-    let _ = ctrlc::set_handler(move || {
-        if flag.swap(true, Ordering::SeqCst) {
-            // A second Ctrl-C: the user does not want to wait for the partial answer.
-            std::process::exit(EXIT_INTERRUPTED as i32);
-        }
-    });
+    catch_ctrl_c();
     let outcome = match &cli.command {
         Command::Count(args) => count::run_count(args),
         Command::Solutions(args) => count::run_solutions(args),
@@ -198,12 +329,70 @@ pub fn main() -> ExitCode {
         Command::Verify(args) => verify::run(args),
         Command::Plan(args) => plan::run(args),
         Command::Merge(args) => merge::run(args),
+        Command::Completions { shell } => {
+            let mut text = Vec::new();
+            clap_complete::generate(*shell, &mut Cli::command(), "queens", &mut text);
+            emit(&String::from_utf8_lossy(&text)).map(|()| ExitCode::SUCCESS)
+        }
+        Command::Man => {
+            let mut text = Vec::new();
+            match clap_mangen::Man::new(Cli::command()).render(&mut text) {
+                Ok(()) => emit(&String::from_utf8_lossy(&text)).map(|()| ExitCode::SUCCESS),
+                Err(e) => Err(Failure::bad_input(format!("cannot write the manual: {e}"))),
+            }
+        }
     };
     match outcome {
         Ok(code) => code,
+        Err(failure) if failure.message.is_empty() => ExitCode::from(failure.code),
         Err(failure) => {
             eprintln!("error: {}", failure.message);
             ExitCode::from(failure.code)
         }
     }
+}
+
+/// Whether standard input is a regular file (`< file`), not a pipe or a terminal.
+#[cfg(unix)]
+fn stdin_is_a_file() -> bool {
+    use std::os::fd::AsFd;
+    let Ok(fd) = std::io::stdin().as_fd().try_clone_to_owned() else {
+        return false;
+    };
+    std::fs::File::from(fd)
+        .metadata()
+        .is_ok_and(|m| m.file_type().is_file())
+}
+
+/// Whether standard input is a regular file (never assumed off Unix).
+#[cfg(not(unix))]
+fn stdin_is_a_file() -> bool {
+    false
+}
+
+/// Ctrl-C sets the cancel flag (the solvers stop and the best answer so far is printed); a
+/// second Ctrl-C exits at once with status 130. No thread is started for it.
+#[cfg(unix)]
+fn catch_ctrl_c() {
+    use signal_hook::consts::SIGINT;
+    let flag = cancel_flag();
+    // The conditional exit is registered first, so it sees the flag as the previous Ctrl-C
+    // left it.
+    let _ = signal_hook::flag::register_conditional_shutdown(
+        SIGINT,
+        EXIT_INTERRUPTED as i32,
+        flag.clone(),
+    );
+    let _ = signal_hook::flag::register(SIGINT, flag);
+}
+
+/// Ctrl-C sets the cancel flag; a second Ctrl-C exits at once with status 130.
+#[cfg(not(unix))]
+fn catch_ctrl_c() {
+    let flag = cancel_flag();
+    let _ = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(EXIT_INTERRUPTED as i32);
+        }
+    });
 }

@@ -1,10 +1,9 @@
 //! `queens plan N`: the independent work units of `queens count N`, heaviest first.
 
-use super::Failure;
+use super::{emit, Failure};
 use clap::Args;
 use queens::format::scale::{plan_json, plan_text};
 use queens::scale::{plan_for, Shard, WorkPlan};
-use std::io::Write;
 use std::process::ExitCode;
 
 /// The library's plan for `n` ([`queens::scale::plan_for`]), or bad input (exit 2).
@@ -43,16 +42,4 @@ pub fn run(args: &PlanArgs) -> Result<ExitCode, Failure> {
     };
     emit(&text)?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// Writes `text` to stdout. Output is often piped into `head`: a closed pipe ends it quietly
-/// instead of panicking; other write errors are failures (exit 2).
-pub fn emit(text: &str) -> Result<(), Failure> {
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(Failure::bad_input(format!("cannot write to stdout: {e}")))
-        }
-        _ => Ok(()),
-    }
 }

@@ -1,6 +1,7 @@
 //! `queens repair`.
 
-use super::{interrupted, located, read_input, Failure, SearchArgs};
+use super::progress::Progress;
+use super::{emit, emit_line, interrupted, located, read_input, Failure, SearchArgs};
 use super::{EXIT_INTERRUPTED, EXIT_NO_ANSWER};
 use clap::Args;
 use queens::format::{parse_position, repair as output, RunInfo};
@@ -24,6 +25,13 @@ pub fn run(args: &RepairArgs) -> Result<ExitCode, Failure> {
     let position = parse_position(&text).map_err(|e| located(&name, &e))?;
     let options = args.search.options();
     let started = Instant::now();
+    let progress = Progress::new(
+        args.search.shows_progress(),
+        &format!(
+            "searching for the fewest moves on the {0}x{0} board",
+            position.n
+        ),
+    );
     let plan = repair::solve(&position, &options).map_err(|e| match e {
         RepairError::NoPlacement { .. } => Failure {
             code: EXIT_NO_ANSWER,
@@ -31,11 +39,12 @@ pub fn run(args: &RepairArgs) -> Result<ExitCode, Failure> {
         },
         _ => Failure::bad_input(format!("{name}: {e}")),
     })?;
+    drop(progress);
     let info = RunInfo::measured(started, &options);
     if args.search.json {
-        println!("{}", output::json(&plan, info));
+        emit_line(&output::json(&plan, info))?;
     } else {
-        print!("{}", output::text(&position, &plan));
+        emit(&output::text(&position, &plan))?;
     }
     if interrupted() {
         return Ok(ExitCode::from(EXIT_INTERRUPTED));

@@ -2,7 +2,7 @@
 //! `queens::format`, re-checks the certificate with `queens::verify` (which shares no code with
 //! the solvers) and prints the verdict. Optimality is not checked.
 
-use super::{located, read_input, Failure, EXIT_NO_ANSWER};
+use super::{emit_line, located, read_input, Failure, EXIT_NO_ANSWER};
 use clap::{Args, ValueEnum};
 use queens::format::answer::{
     read_answer, read_solution_lines, GuardCertificate, RepairCertificate, WeightCertificate,
@@ -135,10 +135,10 @@ pub fn run(args: &VerifyArgs) -> Result<ExitCode, Failure> {
             let mut solutions = Vec::with_capacity(lines.len());
             for (line, s) in &lines {
                 if s.n != n {
-                    println!(
+                    emit_line(&format!(
                         "invalid: line {line}: a solution of size {} where {n} was given",
                         s.n
-                    );
+                    ))?;
                     return Ok(ExitCode::from(EXIT_NO_ANSWER));
                 }
                 solutions.push(s.queens.clone());
@@ -150,7 +150,7 @@ pub fn run(args: &VerifyArgs) -> Result<ExitCode, Failure> {
                     }
                     v => v.to_string(),
                 };
-                println!("invalid: line {}: {why}", lines[i].0);
+                emit_line(&format!("invalid: line {}: {why}", lines[i].0))?;
                 return Ok(ExitCode::from(EXIT_NO_ANSWER));
             }
             Ok(format!(
@@ -161,11 +161,11 @@ pub fn run(args: &VerifyArgs) -> Result<ExitCode, Failure> {
     };
     match verdict {
         Ok(message) => {
-            println!("{message}");
+            emit_line(&message)?;
             Ok(ExitCode::SUCCESS)
         }
         Err(v) => {
-            println!("invalid: {v}");
+            emit_line(&format!("invalid: {v}"))?;
             Ok(ExitCode::from(EXIT_NO_ANSWER))
         }
     }

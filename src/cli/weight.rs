@@ -1,8 +1,9 @@
 //! `queens weight`: the best-sum placement of N queens on a weight grid.
 
-use super::{located, read_input, Failure, SearchArgs, EXIT_INTERRUPTED, EXIT_NO_ANSWER};
+use super::progress::Progress;
+use super::{emit, emit_line, located, read_input, Failure, SearchArgs};
+use super::{EXIT_INTERRUPTED, EXIT_NO_ANSWER};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use queens::format::{parse_weight_grid, weight as output, RunInfo};
 use queens::weight::{best, WeightError};
 use std::path::PathBuf;
@@ -26,26 +27,16 @@ pub fn run(args: &WeightArgs) -> Result<ExitCode, Failure> {
     let grid = parse_weight_grid(&text).map_err(|e| located(&name, &e))?;
     let started = Instant::now();
     let mut options = args.search.options();
-    // Subproblems done, drawn on stderr only when it is a terminal.
-    let bar = super::stderr_is_terminal().then(|| {
-        let bar = ProgressBar::new(0);
-        bar.set_style(
-            ProgressStyle::with_template("{elapsed} [{bar:30}] {pos}/{len} subproblems")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        bar
-    });
-    if let Some(bar) = &bar {
-        let bar = bar.clone();
+    let progress = Arc::new(Progress::new(args.search.shows_progress(), "searching"));
+    if progress.active() {
+        let progress = progress.clone();
         options.progress = Some(Arc::new(move |done, total| {
-            bar.set_length(total);
-            bar.set_position(done);
+            progress.units(done, total, "subproblems", done as f64, total as f64);
         }));
     }
     let outcome = best(&grid, &options);
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
+    drop(options.progress.take());
+    drop(progress);
     let placement = match outcome {
         Ok(p) => p,
         Err(e @ WeightError::NoPlacement { .. }) => {
@@ -58,9 +49,9 @@ pub fn run(args: &WeightArgs) -> Result<ExitCode, Failure> {
     };
     let info = RunInfo::measured(started, &options);
     if args.search.json {
-        println!("{}", output::to_json(&placement, info));
+        emit_line(&output::to_json(&placement, info))?;
     } else {
-        print!("{}", output::write_text(&placement));
+        emit(&output::write_text(&placement))?;
     }
     if super::interrupted() {
         return Ok(ExitCode::from(EXIT_INTERRUPTED));

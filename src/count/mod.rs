@@ -35,10 +35,14 @@ pub const MAX_N: u32 = 32;
 
 /// Why a count could not start.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum CountError {
     /// The board size is outside `1..=MAX_N`.
-    #[error("N = {0} is not supported: N must be from 1 to {MAX_N}")]
-    OutOfRange(u32),
+    #[error("N = {n} is not supported: N must be from 1 to {MAX_N}")]
+    UnsupportedSize {
+        /// The size given.
+        n: u32,
+    },
     /// A work unit that no plan contains (see [`WorkUnit::is_valid`]).
     #[error("work unit {0} is not valid")]
     InvalidUnit(u64),
@@ -132,7 +136,7 @@ pub fn check_size(n: u32) -> Result<(), CountError> {
     if (1..=MAX_N).contains(&n) {
         Ok(())
     } else {
-        Err(CountError::OutOfRange(n))
+        Err(CountError::UnsupportedSize { n })
     }
 }
 
@@ -320,11 +324,11 @@ mod tests {
     fn out_of_range_sizes_are_refused() {
         assert_eq!(
             count(0, &Options::default()),
-            Err(CountError::OutOfRange(0))
+            Err(CountError::UnsupportedSize { n: 0 })
         );
         assert_eq!(
             count(33, &Options::default()),
-            Err(CountError::OutOfRange(33))
+            Err(CountError::UnsupportedSize { n: 33 })
         );
     }
 

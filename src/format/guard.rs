@@ -18,8 +18,10 @@ pub fn draw_board(marks: &MarkGrid, guards: &GuardSet) -> String {
     })
 }
 
-/// The text answer: the board, then the count and whether it is proven.
-pub fn text_answer(marks: &MarkGrid, placement: &GuardSet) -> String {
+/// The text answer: the board, then the count and whether it is proven; with `sets`, a line
+/// with the number of guard sets of the minimum size (`Some(None)`: asked for but not counted,
+/// because the search was stopped).
+pub fn text_answer(marks: &MarkGrid, placement: &GuardSet, sets: Option<Option<u128>>) -> String {
     let count = placement.queens.len();
     let kind = if placement.independent {
         "mutually non-attacking queens"
@@ -40,8 +42,13 @@ pub fn text_answer(marks: &MarkGrid, placement: &GuardSet) -> String {
         )
     };
     let verb = if count == 1 { "guards" } else { "guard" };
+    let sets = match sets {
+        Some(Some(sets)) => format!("{sets} guard sets of this size\n"),
+        Some(None) => "guard sets of this size: not counted (stopped)\n".to_string(),
+        None => String::new(),
+    };
     format!(
-        "{}{count} {kind} {verb} the {}x{} board: {status}\n",
+        "{}{count} {kind} {verb} the {}x{} board: {status}\n{sets}",
         draw_board(marks, placement),
         placement.rows,
         placement.cols

@@ -9,7 +9,6 @@
 use crate::Deadline;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::OnceLock;
 
 /// A queen or square as `(row, col)`, both below 64.
 pub(crate) type Sq = (u8, u8);
@@ -20,19 +19,12 @@ pub(crate) fn lines_meet(a: Sq, b: Sq) -> bool {
     crate::board::lines_meet(a.0 as usize, a.1 as usize, b.0 as usize, b.1 as usize)
 }
 
-/// Side lengths whose full solution lists are precomputed (at most 724 solutions).
-pub(crate) const LISTED_UP_TO: usize = 10;
+pub(crate) use crate::board::LISTED_UP_TO;
 
-/// Every N-queens solution of side `n` (`n <= LISTED_UP_TO`), as the column of each row, in
-/// lexicographic order ([`crate::board::Solutions`]). Computed once per side.
+/// Every N-queens solution of side `n` (`n <= LISTED_UP_TO`), one byte per row, in
+/// lexicographic order ([`crate::board::listed_solutions`]).
 pub(crate) fn all_solutions(n: usize) -> &'static [Vec<u8>] {
-    static LISTS: [OnceLock<Vec<Vec<u8>>>; LISTED_UP_TO + 1] = [const { OnceLock::new() }; 11];
-    assert!(n <= LISTED_UP_TO);
-    LISTS[n].get_or_init(|| {
-        crate::board::Solutions::new(n as u32, false)
-            .map(|cols| cols.into_iter().map(|c| c as u8).collect())
-            .collect()
-    })
+    crate::board::listed_solutions(n).expect("n <= LISTED_UP_TO")
 }
 
 /// [`crate::board::construction`], one byte per row; `None` for `n` = 2, 3.

@@ -145,15 +145,18 @@ where
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum PlanError {
     /// The board size is outside 1..=32.
-    #[error("N = {0} is out of range: N must be 1 to {MAX_N}")]
-    OutOfRange(u32),
+    #[error("N = {n} is not supported: N must be from 1 to {MAX_N}")]
+    UnsupportedSize {
+        /// The size given.
+        n: u32,
+    },
 }
 
 /// The work plan that `count --ledger`, `count --shard`, MPI runs, `plan` and `merge` use for
 /// board size `n`: the fast counter's ([`counter_plan`]). Swapping the counting engine is this
 /// one function.
 pub fn plan_for(n: u32) -> Result<Box<dyn WorkPlan>, PlanError> {
-    counter_plan(n).ok_or(PlanError::OutOfRange(n))
+    counter_plan(n).ok_or(PlanError::UnsupportedSize { n })
 }
 
 /// The plan of the fast counter: the units of [`crate::count::work_units`] in their order (ids
@@ -249,7 +252,7 @@ mod tests {
             assert_eq!(total.solutions, counts.solutions, "N = {n}");
             assert_eq!(total.unique_x8, 8 * counts.unique, "N = {n}");
         }
-        assert_eq!(plan_for(0).err(), Some(PlanError::OutOfRange(0)));
+        assert_eq!(plan_for(0).err(), Some(PlanError::UnsupportedSize { n: 0 }));
         assert!(plan_for(33).is_err());
     }
 

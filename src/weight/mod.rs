@@ -97,6 +97,39 @@ pub enum WeightError {
     },
 }
 
+/// Small boards (N <= [`crate::board::LISTED_UP_TO`], at most 724 solutions): the best of all
+/// solutions, the lexicographically first on ties, with no thread, table or search set-up.
+fn best_listed(grid: &WeightGrid, solutions: &[Vec<u8>]) -> Result<Placement, WeightError> {
+    let n = grid.n;
+    let sum_of = |cols: &[u8]| -> i128 {
+        cols.iter()
+            .enumerate()
+            .map(|(r, &c)| grid.cells[r * n + c as usize] as i128)
+            .sum()
+    };
+    let mut best: Option<(i128, &Vec<u8>)> = None;
+    for cols in solutions {
+        let sum = sum_of(cols);
+        if best.map_or(true, |(b, _)| sum > b) {
+            best = Some((sum, cols));
+        }
+    }
+    let (sum, cols) = best.ok_or(WeightError::NoPlacement { n })?;
+    Ok(Placement {
+        n,
+        sum,
+        queens: cols
+            .iter()
+            .enumerate()
+            .map(|(r, &c)| Square::new(r, c as usize))
+            .collect(),
+        optimal: true,
+        bound: sum,
+        nodes: solutions.len() as u64,
+        cancelled: false,
+    })
+}
+
 /// The placement of `grid.n` mutually non-attacking queens with the largest sum of weights.
 ///
 /// Returns it with `optimal = true` and `bound = sum` once proven. When `options` stop the
@@ -125,6 +158,9 @@ pub fn best(grid: &WeightGrid, options: &Options) -> Result<Placement, WeightErr
             n,
             cells: grid.cells.len(),
         });
+    }
+    if let Some(solutions) = crate::board::listed_solutions(n) {
+        return best_listed(grid, solutions);
     }
     match n {
         1 => {
