@@ -2,7 +2,7 @@
 //! weight grids, queen positions and mark grids. Blank lines are ignored everywhere; a line's
 //! trailing `\r` and surrounding blanks are ignored too.
 
-use super::{ParseError, Tokens};
+use super::{count_of, ParseError, Tokens};
 use crate::board::Square;
 use crate::problem::{MarkGrid, Position, WeightGrid};
 
@@ -40,7 +40,7 @@ pub fn parse_weight_grid(text: &str) -> Result<WeightGrid, ParseError> {
                 ..token
             };
             if rows > 0 && count == n {
-                return Err(located.error(format!("row {} has more than {n} numbers", rows + 1)));
+                return Err(located.error(format!("row {} has more than {}", rows + 1, count_of(n, "number"))));
             }
             cells.push(located.parse_i64()?);
             count += 1;
@@ -53,8 +53,9 @@ pub fn parse_weight_grid(text: &str) -> Result<WeightGrid, ParseError> {
                 line,
                 col,
                 format!(
-                    "row {} has {count} numbers, the first row has {n}",
-                    rows + 1
+                    "row {} has {}, the first row has {n}",
+                    rows + 1,
+                    count_of(count, "number")
                 ),
             ));
         }
@@ -64,7 +65,10 @@ pub fn parse_weight_grid(text: &str) -> Result<WeightGrid, ParseError> {
             return Err(ParseError::at(
                 line,
                 1,
-                format!("more rows than the {n} numbers of a row: the grid must be square"),
+                format!(
+                    "more rows than the {} of a row: the grid must be square",
+                    count_of(n, "number")
+                ),
             ));
         }
     }
@@ -80,7 +84,11 @@ pub fn parse_weight_grid(text: &str) -> Result<WeightGrid, ParseError> {
         return Err(ParseError::at(
             last_line + 1,
             1,
-            format!("{rows} rows of {n} numbers: the grid must be square ({n} rows)"),
+            format!(
+                "{} of {}: the grid must be square ({n} rows)",
+                count_of(rows, "row"),
+                count_of(n, "number")
+            ),
         ));
     }
     Ok(WeightGrid { n, cells })
@@ -136,8 +144,9 @@ fn parse_char_grid(
                 line,
                 col0 + width.min(cols),
                 format!(
-                    "row {} has {width} squares, the first row has {cols}",
-                    rows + 1
+                    "row {} has {}, the first row has {cols}",
+                    rows + 1,
+                    count_of(width, "square")
                 ),
             ));
         }
@@ -200,8 +209,8 @@ pub fn parse_position(text: &str) -> Result<Position, ParseError> {
             line,
             col,
             format!(
-                "{} queens on a {n}x{n} board: exactly {n} are required",
-                queens.len()
+                "{} on a {n}x{n} board: exactly {n} are required",
+                count_of(queens.len(), "queen")
             ),
         ));
     }
@@ -268,7 +277,7 @@ mod tests {
     #[test]
     fn positions() {
         let p = parse_position(".q\n..\n").unwrap_err();
-        assert!(p.message.starts_with("1 queens on a 2x2 board"));
+        assert!(p.message.starts_with("1 queen on a 2x2 board"));
         let p = parse_position("q...\n...q\n.Q..\n..q.\r\n").unwrap();
         assert_eq!(p.n, 4);
         assert_eq!(p.queens[2], Square::new(2, 1));

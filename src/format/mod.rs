@@ -119,6 +119,15 @@ pub fn text_board(rows: usize, cols: usize, cell: impl Fn(Square) -> char) -> St
     out
 }
 
+/// `k` and the noun, singular or plural: `1 number`, `3 numbers`, `1 queen`.
+pub fn count_of(k: usize, noun: &str) -> String {
+    if k == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{k} {noun}s")
+    }
+}
+
 /// At most 20 characters of `text`, for error messages about arbitrary input.
 pub fn shorten(text: &str) -> String {
     if text.chars().count() <= 20 {

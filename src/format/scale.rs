@@ -164,12 +164,13 @@ pub fn merge_text(report: &MergeReport, ledgers: usize) -> String {
     } else {
         let _ = writeln!(
             out,
-            "N = {}: no total: the ledger{plural} {}",
+            "N = {}: no total: the ledger{plural} {} {}",
             report.n,
+            if ledgers == 1 { "is" } else { "are" },
             match (report.missing.is_empty(), report.problems.is_empty()) {
-                (false, false) => "are incomplete and inconsistent",
-                (false, true) => "are incomplete",
-                _ => "are inconsistent",
+                (false, false) => "incomplete and inconsistent",
+                (false, true) => "incomplete",
+                _ => "inconsistent",
             }
         );
         if !report.missing.is_empty() {

@@ -39,14 +39,14 @@ fn lines(text: &str) -> impl Iterator<Item = Line<'_>> {
 
 /// Parses a size line `n m` (or the terminating `0`): `Ok(None)` for the end marker.
 fn size_line(line: &Line<'_>) -> Result<Option<(usize, usize)>, ParseError> {
-    let fields: Vec<(usize, &str)> = line
-        .text
-        .split_whitespace()
-        .map(|field| {
-            let offset = line.text.find(field).unwrap_or(0);
-            (line.col + line.text[..offset].chars().count(), field)
-        })
-        .collect();
+    // Each field with its own column (a later field equal to an earlier one is found after it).
+    let mut fields: Vec<(usize, &str)> = Vec::new();
+    let mut searched = 0;
+    for field in line.text.split_whitespace() {
+        let offset = searched + line.text[searched..].find(field).unwrap_or(0);
+        fields.push((line.col + line.text[..offset].chars().count(), field));
+        searched = offset + field.len();
+    }
     if fields.len() == 1 && fields[0].1 == "0" {
         return Ok(None);
     }
