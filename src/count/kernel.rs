@@ -7,12 +7,19 @@
 //! (the border queens) are encoded once at the start: `ld` (lines whose column decreases by one
 //! per row, bit c = column c) shifts right each row; `rd` (column increases by one per row, bit
 //! c + 32 = column c) shifts left. A step over rows that already hold a queen shifts by more.
+//!
+//! The search and the tail it inlines are compiled several times, once per [`Level`] of x86-64
+//! instruction set, and the best level the running CPU has is chosen once, at the first count
+//! (see [`Level::current`]); the build itself targets plain x86-64, so the binary runs on any.
 
-use super::tail::{Tail, TAIL_ROWS};
+#[cfg(target_arch = "x86_64")]
+use super::tail::Pext;
+use super::tail::{Gather, Shifts, Tail, TAIL_ROWS};
 use super::units::{WorkUnit, MAX_PREFIX};
 use super::UnitCounts;
 use crate::board::{Square, Symmetry};
 use crate::Deadline;
+use std::sync::OnceLock;
 
 /// No column (the marker for a row whose queen is not placed yet).
 const EMPTY: u8 = u8::MAX;
@@ -161,31 +168,64 @@ pub(crate) fn for_each_prefix(
 /// (the last of them counted by a popcount): a deterministic estimate of its work, and with
 /// `depth = start.free_rows()` its number of solutions.
 pub(crate) fn placements(start: &Start, depth: usize) -> u64 {
+    placements_at(Level::current(), start, depth)
+}
+
+/// [`placements`] with the walk compiled for `level` (the popcount and bit scans of x86-64-v3
+/// from `V3` on, where the CPU has them).
+fn placements_at(level: Level, start: &Start, depth: usize) -> u64 {
     let depth = depth.min(start.len);
     if depth == 0 {
         return 1;
     }
-    fn go(start: &Start, depth: usize, level: usize, (cols, ld, rd): (u32, u64, u64)) -> u64 {
-        let mut free = start.free_mask(cols, ld, rd);
-        if level + 1 == depth {
-            return free.count_ones() as u64;
-        }
-        let step = (start.rows[level + 1] - start.rows[level]) as u32;
-        let mut total = 0;
-        while free != 0 {
-            let bit = free & free.wrapping_neg();
-            free ^= bit;
-            let next = (
-                cols | bit,
-                (ld | bit as u64) >> step,
-                (rd | (bit as u64) << 32) << step,
-            );
-            total += go(start, depth, level + 1, next);
-        }
-        total
+    let masks = (start.cols, start.ld, start.rd);
+    #[cfg(target_arch = "x86_64")]
+    if level >= Level::V3 && has_v3() {
+        #[allow(unsafe_code)]
+        // SAFETY: the CPU has every feature `placements_v3` is compiled with (has_v3 was just
+        // checked at run time).
+        return unsafe { placements_v3(start, depth, 0, masks) };
     }
-    go(start, depth, 0, (start.cols, start.ld, start.rd))
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = level;
+    placements_baseline(start, depth, 0, masks)
 }
+
+/// Defines `$name`, the walk of [`placements`] from free row `level` (a recursion, so each
+/// instruction-set level gets its own copy of the whole function, attributes included).
+macro_rules! placements_walk {
+    ($(#[$attribute:meta])* fn $name:ident) => {
+        $(#[$attribute])*
+        fn $name(start: &Start, depth: usize, level: usize, (cols, ld, rd): (u32, u64, u64)) -> u64 {
+            let mut free = start.free_mask(cols, ld, rd);
+            if level + 1 == depth {
+                return free.count_ones() as u64;
+            }
+            let step = (start.rows[level + 1] - start.rows[level]) as u32;
+            let mut total = 0;
+            while free != 0 {
+                let bit = free & free.wrapping_neg();
+                free ^= bit;
+                let next = (
+                    cols | bit,
+                    (ld | bit as u64) >> step,
+                    (rd | (bit as u64) << 32) << step,
+                );
+                total += $name(start, depth, level + 1, next);
+            }
+            total
+        }
+    };
+}
+
+placements_walk!(fn placements_baseline);
+placements_walk!(
+    /// The placements walk for x86-64-v3 (the features checked by `has_v3`): to be called only
+    /// where the CPU has them.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt,fma")]
+    fn placements_v3
+);
 
 /// The order of the group of symmetries that map the full placement `board` onto itself.
 fn stabilizer_order(n: usize, board: &[u8; 32]) -> usize {
@@ -209,6 +249,12 @@ fn classify(n: usize, board: &[u8; 32], counts: &mut UnitCounts) {
 /// Counts the solutions of one unit, by the size of their symmetry class. `None` when the
 /// deadline passed before the unit was done.
 pub(crate) fn count_start(start: &Start, deadline: &Deadline) -> Option<UnitCounts> {
+    count_start_at(Level::current(), start, deadline)
+}
+
+/// [`count_start`] with the search compiled for `level` (or the best level below it that the
+/// CPU has).
+fn count_start_at(level: Level, start: &Start, deadline: &Deadline) -> Option<UnitCounts> {
     let mut counts = UnitCounts::default();
     let n = start.n as usize;
     let free0 = start.free_mask(start.cols, start.ld, start.rd);
@@ -228,12 +274,12 @@ pub(crate) fn count_start(start: &Start, deadline: &Deadline) -> Option<UnitCoun
         _ if start.half_turn => {
             // Only solutions that are themselves half-turn symmetric lie in classes below 8:
             // find and classify those, and count all of them with the fast search.
-            let all = search(start, deadline)?;
+            let all = search(level, start, deadline)?;
             let symmetric = classify_half_turn_symmetric(start, deadline, &mut counts)?;
             counts.found[3] += all - symmetric;
         }
         _ => {
-            counts.found[3] += search(start, deadline)?;
+            counts.found[3] += search(level, start, deadline)?;
         }
     }
     Some(counts)
@@ -349,17 +395,21 @@ fn classify_half_turn_symmetric(
     walk.go(0, taken)
 }
 
-/// The depth-first search over `start.len >= 2` free rows of a unit whose solutions all lie in
+/// The depth-first search over `start.len >= TAIL_ROWS` free rows of a unit whose solutions all lie in
 /// classes of 8; returns the number of solutions. The current row's masks live in registers;
 /// the stack holds those of the rows above, with the squares still to try there. A queen that
 /// leaves six rows is not placed at all: [`Tail::count`] counts the ways to finish.
-fn search(start: &Start, deadline: &Deadline) -> Option<u64> {
+///
+/// Always inlined, into one copy per [`Level`] (see [`search`]).
+#[inline(always)]
+fn search_with<G: Gather>(gather: G, start: &Start, deadline: &Deadline) -> Option<u64> {
     let full = start.full;
     let len = start.len;
     let (mut cols, mut ld, mut rd) = (start.cols, start.ld, start.rd);
-    if len < TAIL_ROWS {
-        return Some(placements(start, len));
-    }
+    debug_assert!(
+        len >= TAIL_ROWS,
+        "fewer free rows than the tail: see `search`"
+    );
     // The tail: the last six free rows, closed by table look-ups.
     let tail_first = len - TAIL_ROWS;
     let mut offsets = [0u32; TAIL_ROWS];
@@ -368,7 +418,7 @@ fn search(start: &Start, deadline: &Deadline) -> Option<u64> {
     }
     let tail = Tail::for_offsets(offsets);
     if len == TAIL_ROWS {
-        return Some(tail.count(full, cols, ld, rd));
+        return Some(tail.count(gather, full, cols, ld, rd));
     }
     let mut step = [0u32; 32];
     for (d, pair) in start.rows[..len].windows(2).enumerate() {
@@ -392,7 +442,7 @@ fn search(start: &Start, deadline: &Deadline) -> Option<u64> {
                 here ^= bit;
                 let next_ld = (ld | bit as u64) >> shift;
                 let next_rd = (rd | (bit as u64) << 32) << shift;
-                found += tail.count(full, cols | bit, next_ld, next_rd);
+                found += tail.count(gather, full, cols | bit, next_ld, next_rd);
             }
         }
         if here == 0 {
@@ -434,4 +484,266 @@ fn search(start: &Start, deadline: &Deadline) -> Option<u64> {
         }
     }
     Some(found)
+}
+
+/// The instruction sets the search is compiled for, lowest first. Each level above
+/// `Baseline` is a copy of [`search_with`] compiled with `#[target_feature]`, run only on a CPU
+/// that has those features (checked at the call). There is no level for x86-64-v2 (POPCNT,
+/// SSE4.2): measured, it counted no faster than `Baseline`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Level {
+    /// Plain x86-64 (SSE2; popcount by shifts and masks), and every other architecture.
+    Baseline,
+    /// x86-64-v3 (AVX2, BMI1, BMI2, LZCNT, FMA), the tail's gather done by shifts: for CPUs
+    /// whose `pext` is slow microcode (AMD before Zen 3).
+    V3,
+    /// x86-64-v3 with the tail's gather done by BMI2's `pext`.
+    V3Pext,
+    /// x86-64-v4 (AVX-512 F, VL, BW, DQ, CD) with VPOPCNTDQ, and `pext`: the tail's 12-word
+    /// popcount in two vector instructions.
+    V4,
+}
+
+impl Level {
+    /// Every level, lowest first.
+    pub(crate) const ALL: [Level; 4] = [Level::Baseline, Level::V3, Level::V3Pext, Level::V4];
+
+    /// The level's name for `QUEENS_CPU`.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Level::Baseline => "baseline",
+            Level::V3 => "v3",
+            Level::V3Pext => "v3-pext",
+            Level::V4 => "v4",
+        }
+    }
+
+    /// Whether the running CPU has every feature the level's code uses.
+    pub(crate) fn supported(self) -> bool {
+        match self {
+            Level::Baseline => true,
+            Level::V3 | Level::V3Pext => has_v3(),
+            Level::V4 => has_v4(),
+        }
+    }
+
+    /// The best supported level, without the override: `V4` or `V3Pext` where `pext` is fast,
+    /// `V3` where it is slow, else `Baseline`. Intel's `pext` takes 3 cycles since
+    /// Haswell, as does AMD's since Zen 3; on Excavator, Zen 1 and Zen 2 it is microcoded (tens
+    /// to hundreds of cycles, growing with the bits of the mask). Those are told by features
+    /// alone (no `cpuid` call): SSE4a, which only AMD and Hygon implement, and none of VAES,
+    /// VPCLMULQDQ (both new in Zen 3) and AVX-512 (Zen 4).
+    pub(crate) fn detected() -> Level {
+        if has_v4() {
+            // (No CPU with AVX-512 has a slow `pext`.)
+            Level::V4
+        } else if has_v3() {
+            if slow_pext() {
+                Level::V3
+            } else {
+                Level::V3Pext
+            }
+        } else {
+            Level::Baseline
+        }
+    }
+
+    /// The level every count uses, chosen at the first call: [`Level::detected`], capped by
+    /// the environment variable `QUEENS_CPU` when it names a level (`baseline`, `v3`,
+    /// `v3-pext`, `v4`; any other value is ignored). `QUEENS_CPU=baseline` runs the portable code
+    /// on any CPU, for tests and comparisons.
+    pub(crate) fn current() -> Level {
+        static CURRENT: OnceLock<Level> = OnceLock::new();
+        *CURRENT.get_or_init(|| {
+            let detected = Level::detected();
+            let wanted = std::env::var("QUEENS_CPU").ok().and_then(|name| {
+                Level::ALL
+                    .into_iter()
+                    .find(|l| l.name() == name.trim().to_ascii_lowercase())
+            });
+            match wanted {
+                Some(wanted) if wanted.supported() => wanted,
+                Some(wanted) => wanted.min(detected),
+                None => detected,
+            }
+        })
+    }
+}
+
+/// Whether the CPU has the features of x86-64-v3 that [`search_v3`] is compiled with (SSE3
+/// to SSE4.2 and POPCNT, which x86-64-v2 adds, and AVX, AVX2, BMI1, BMI2, LZCNT, FMA).
+fn has_v3() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("sse3")
+            && std::arch::is_x86_feature_detected!("ssse3")
+            && std::arch::is_x86_feature_detected!("sse4.1")
+            && std::arch::is_x86_feature_detected!("sse4.2")
+            && std::arch::is_x86_feature_detected!("avx")
+            && std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("lzcnt")
+            && std::arch::is_x86_feature_detected!("fma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// Whether the CPU has the features [`search_v4`] is compiled with.
+fn has_v4() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        has_v3()
+            && std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512vl")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512dq")
+            && std::arch::is_x86_feature_detected!("avx512cd")
+            && std::arch::is_x86_feature_detected!("avx512vpopcntdq")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// Whether `pext` is likely microcoded (see [`Level::detected`]).
+fn slow_pext() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("sse4a")
+            && !std::arch::is_x86_feature_detected!("vaes")
+            && !std::arch::is_x86_feature_detected!("vpclmulqdq")
+            && !std::arch::is_x86_feature_detected!("avx512f")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// [`search_with`] compiled for `level`, or for the best level below it that the CPU has.
+fn search(level: Level, start: &Start, deadline: &Deadline) -> Option<u64> {
+    if start.len < TAIL_ROWS {
+        return Some(placements_at(level, start, start.len));
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        if level == Level::V4 && has_v4() {
+            if let Some(pext) = Pext::detect() {
+                #[allow(unsafe_code)]
+                // SAFETY: the CPU has every feature `search_v4` is compiled with (has_v4 was
+                // just checked at run time).
+                return unsafe { search_v4(pext, start, deadline) };
+            }
+        }
+        if level >= Level::V3Pext && has_v3() {
+            if let Some(pext) = Pext::detect() {
+                #[allow(unsafe_code)]
+                // SAFETY: the CPU has every feature `search_v3` is compiled with (has_v3 was
+                // just checked at run time).
+                return unsafe { search_v3(pext, start, deadline) };
+            }
+        }
+        if level >= Level::V3 && has_v3() {
+            #[allow(unsafe_code)]
+            // SAFETY: the CPU has every feature `search_v3` is compiled with (has_v3 was just
+            // checked at run time).
+            return unsafe { search_v3(Shifts, start, deadline) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = level;
+    search_with(Shifts, start, deadline)
+}
+
+/// [`search_with`] for x86-64-v3 (the features checked by `has_v3`), with either gather: to
+/// be called only where the CPU has them.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt,fma")]
+fn search_v3<G: Gather>(gather: G, start: &Start, deadline: &Deadline) -> Option<u64> {
+    search_with(gather, start, deadline)
+}
+
+/// [`search_with`] for x86-64-v4 with VPOPCNTDQ (the features checked by `has_v4`): to be
+/// called only where the CPU has them.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(
+    enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt,fma,avx512f,avx512vl,avx512bw,avx512dq,avx512cd,avx512vpopcntdq"
+)]
+fn search_v4<G: Gather>(gather: G, start: &Start, deadline: &Deadline) -> Option<u64> {
+    search_with(gather, start, deadline)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::count::{work_units, Tally};
+
+    /// A000170 and A002562 for N = 1..=13.
+    const SOLUTIONS: [u128; 13] = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712];
+    const UNIQUE: [u128; 13] = [1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233];
+
+    /// Every level the CPU has counts N = 1..=13 right (and `count` with the chosen one).
+    #[test]
+    fn every_supported_level_counts_right() {
+        let levels: Vec<Level> = Level::ALL.into_iter().filter(|l| l.supported()).collect();
+        assert_eq!(levels.first(), Some(&Level::Baseline));
+        assert!(levels.contains(&Level::detected()));
+        assert!(levels.contains(&Level::current()));
+        // Shown with `--nocapture`: which levels this CPU (or emulator) runs.
+        eprintln!(
+            "supported {levels:?}, detected {:?}, current {:?}",
+            Level::detected(),
+            Level::current()
+        );
+        for level in levels {
+            for n in 1..=13u32 {
+                let mut tally = Tally::default();
+                for unit in work_units(n) {
+                    let start = Start::new(&unit);
+                    let counts = count_start_at(level, &start, &Deadline::never()).unwrap();
+                    tally.add(&unit, &counts);
+                }
+                let i = n as usize - 1;
+                assert_eq!(tally.solutions, SOLUTIONS[i], "{level:?}, N = {n}");
+                assert_eq!(tally.unique(), UNIQUE[i], "{level:?}, N = {n}");
+            }
+        }
+    }
+
+    /// The placements walk of every supported level agrees with the baseline one.
+    #[test]
+    fn every_supported_level_counts_placements_alike() {
+        for n in 6..=12u32 {
+            for unit in work_units(n) {
+                let start = Start::new(&unit);
+                for depth in 0..=start.free_rows() {
+                    let expected = placements_at(Level::Baseline, &start, depth);
+                    for level in Level::ALL.into_iter().filter(|l| l.supported()) {
+                        assert_eq!(placements_at(level, &start, depth), expected, "{level:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn levels_are_named_and_ordered() {
+        for (i, level) in Level::ALL.into_iter().enumerate() {
+            assert_eq!(
+                Level::ALL
+                    .iter()
+                    .filter(|l| l.name() == level.name())
+                    .count(),
+                1
+            );
+            assert!(Level::ALL[..i].iter().all(|&lower| lower < level));
+        }
+        // A level the CPU lacks is never run: the search falls back to one it has.
+        let start = Start::new(&work_units(12)[0]);
+        let counts: Vec<_> = Level::ALL
+            .into_iter()
+            .map(|l| count_start_at(l, &start, &Deadline::never()))
+            .collect();
+        assert!(counts.windows(2).all(|w| w[0] == w[1]));
+    }
 }

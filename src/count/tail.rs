@@ -155,15 +155,18 @@ impl Tail {
     }
 
     /// The number of ways to finish the six tail rows from the masks at the first of them
-    /// (`cols` with exactly six free columns below `full`; `ld`, `rd` as in the kernel).
+    /// (`cols` with exactly six free columns below `full`; `ld`, `rd` as in the kernel), with
+    /// the free columns of each row packed by `gather`.
     #[inline(always)]
-    pub(crate) fn count(&self, full: u32, cols: u32, ld: u64, rd: u64) -> u64 {
+    pub(crate) fn count<G: Gather>(
+        &self,
+        gather: G,
+        full: u32,
+        cols: u32,
+        ld: u64,
+        rd: u64,
+    ) -> u64 {
         let free = !cols & full;
-        let o = &self.offsets;
-        let row = |k: usize| {
-            let free_here = !((ld >> o[k]) as u32 | ((rd << o[k]) >> 32) as u32) & free;
-            &self.rows[k][compress(free_here, free)]
-        };
         // Positions of the six free columns, and the gaps between them (capped, from 0).
         let p0 = free.trailing_zeros();
         let f1 = free & (free - 1);
@@ -175,6 +178,12 @@ impl Tail {
         let f4 = f3 & (f3 - 1);
         let p4 = f4.trailing_zeros();
         let p5 = 31 - free.leading_zeros();
+        let at = [p0, p1, p2, p3, p4, p5];
+        let o = &self.offsets;
+        let row = |k: usize| {
+            let blocked = (ld >> o[k]) as u32 | ((rd << o[k]) >> 32) as u32;
+            &self.rows[k][gather.free_of(blocked, free, &at)]
+        };
         let cap = self.cap;
         let gap = |a: u32, b: u32| (b - a).min(cap) - 1;
         let (g1, g2, g3, g4, g5) = (
@@ -198,28 +207,69 @@ impl Tail {
     }
 }
 
-/// The bits of `mask` at the positions of the six bits of `free`, packed into bits 0..6
-/// (BMI2's `pext`, one instruction, where the target has it).
-#[inline(always)]
-fn compress(mask: u32, free: u32) -> usize {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        // The one unsafe block of the crate: `_pext_u32` is marked unsafe only because it needs
-        // BMI2, and the cfg above compiles this line only for targets that have it.
-        #[allow(unsafe_code)]
-        // SAFETY: BMI2 is enabled for the whole build (checked at compile time above).
-        unsafe {
-            core::arch::x86_64::_pext_u32(mask, free) as usize
+/// How [`Tail::count`] packs the free columns of a tail row into a 6-bit table index.
+pub(crate) trait Gather: Copy {
+    /// Bit `k` set when the `k`-th free column (of the six in `free`, at the positions `at`,
+    /// least first) is not in `blocked`.
+    fn free_of(self, blocked: u32, free: u32, at: &[u32; TAIL_ROWS]) -> usize;
+}
+
+/// [`Gather`] by six shifts, on any CPU.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Shifts;
+
+impl Gather for Shifts {
+    #[inline(always)]
+    fn free_of(self, blocked: u32, _free: u32, at: &[u32; TAIL_ROWS]) -> usize {
+        let mut out = 0;
+        for (k, &p) in at.iter().enumerate() {
+            out |= ((blocked >> p & 1) as usize) << k;
         }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        compress_portable(mask, free)
+        out ^ ((1 << TAIL_ROWS) - 1)
     }
 }
 
-/// [`compress`] without BMI2.
-#[cfg_attr(all(target_arch = "x86_64", target_feature = "bmi2"), allow(dead_code))]
+/// [`Gather`] by BMI2's `pext` (one instruction). A value exists only where the running CPU
+/// has BMI2: [`Pext::detect`] is its only constructor.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Pext(());
+
+impl Pext {
+    /// `Some` when the running CPU has BMI2.
+    pub(crate) fn detect() -> Option<Pext> {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("bmi2") {
+            return Some(Pext(()));
+        }
+        None
+    }
+}
+
+impl Gather for Pext {
+    #[inline(always)]
+    fn free_of(self, blocked: u32, free: u32, at: &[u32; TAIL_ROWS]) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let _ = at;
+            // `_pext_u32` is unsafe only because it needs BMI2.
+            #[allow(unsafe_code)]
+            // SAFETY: `self` is a `Pext`, which exists only when BMI2 was detected at run time
+            // (`Pext::detect`, its only constructor, checks `is_x86_feature_detected!("bmi2")`).
+            unsafe {
+                core::arch::x86_64::_pext_u32(!blocked & free, free) as usize
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = self;
+            Shifts.free_of(blocked, free, at)
+        }
+    }
+}
+
+/// The bits of `mask` at the positions of the bits of `free`, packed into the low bits (what
+/// `pext` computes), one bit at a time: the reference for the gathers.
+#[cfg(test)]
 fn compress_portable(mask: u32, free: u32) -> usize {
     let mut out = 0;
     let mut rest = free;
@@ -264,8 +314,23 @@ mod tests {
         }
     }
 
+    /// Six random columns below 32, as a mask and as their positions (least first).
+    fn six_columns(rng: &mut Rng, n: u32) -> (u32, [u32; TAIL_ROWS]) {
+        let mut free = 0u32;
+        while free.count_ones() < 6 {
+            free |= 1 << rng.below(n as u64);
+        }
+        let mut at = [0u32; TAIL_ROWS];
+        let mut rest = free;
+        for p in at.iter_mut() {
+            *p = rest.trailing_zeros();
+            rest &= rest - 1;
+        }
+        (free, at)
+    }
+
     #[test]
-    fn compress_packs_the_selected_bits() {
+    fn reference_compress_packs_the_selected_bits() {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         for _ in 0..10_000 {
             let (mask, free) = (rng.next() as u32, rng.next() as u32);
@@ -278,7 +343,22 @@ mod tests {
                 }
             }
             assert_eq!(compress_portable(mask, free), expected);
-            assert_eq!(compress(mask, free), expected);
+        }
+    }
+
+    /// Both gathers (`pext` where the CPU has it) agree with the reference.
+    #[test]
+    fn gathers_pack_the_free_columns() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let pext = Pext::detect();
+        for _ in 0..10_000 {
+            let (free, at) = six_columns(&mut rng, 32);
+            let blocked = rng.next() as u32;
+            let expected = compress_portable(!blocked, free);
+            assert_eq!(Shifts.free_of(blocked, free, &at), expected);
+            if let Some(pext) = pext {
+                assert_eq!(pext.free_of(blocked, free, &at), expected);
+            }
         }
     }
 
@@ -291,10 +371,7 @@ mod tests {
         for _ in 0..5_000 {
             let n = 6 + rng.below(27) as u32;
             let full = u32::MAX >> (32 - n);
-            let mut free = 0u32;
-            while free.count_ones() < 6 {
-                free |= 1 << rng.below(n as u64);
-            }
+            let (free, _) = six_columns(&mut rng, n);
             let cols = !free & full;
             // Sparse random diagonals, so that solutions are not rare.
             let ld = rng.next() & rng.next() & rng.next();
@@ -321,10 +398,13 @@ mod tests {
             nonzero += (expected > 0) as u32;
             let tail = Tail::for_offsets(offsets);
             assert_eq!(
-                tail.count(full, cols, ld, rd),
+                tail.count(Shifts, full, cols, ld, rd),
                 expected,
                 "{offsets:?} {free:b}"
             );
+            if let Some(pext) = Pext::detect() {
+                assert_eq!(tail.count(pext, full, cols, ld, rd), expected);
+            }
         }
         assert!(nonzero > 500, "too few cases with solutions: {nonzero}");
     }
