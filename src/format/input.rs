@@ -40,7 +40,11 @@ pub fn parse_weight_grid(text: &str) -> Result<WeightGrid, ParseError> {
                 ..token
             };
             if rows > 0 && count == n {
-                return Err(located.error(format!("row {} has more than {}", rows + 1, count_of(n, "number"))));
+                return Err(located.error(format!(
+                    "row {} has more than {}",
+                    rows + 1,
+                    count_of(n, "number")
+                )));
             }
             cells.push(located.parse_i64()?);
             count += 1;

@@ -277,7 +277,7 @@ pub fn merge_json(report: &MergeReport, ledgers: usize) -> String {
 /// The units of `plan` that `queens plan` lists: all, or those of `shard`.
 fn listed(plan: &dyn WorkPlan, shard: Option<Shard>) -> Vec<usize> {
     (0..plan.units().len())
-        .filter(|&i| shard.map_or(true, |s| s.contains(i as u64)))
+        .filter(|&i| shard.is_none_or(|s| s.contains(i as u64)))
         .collect()
 }
 

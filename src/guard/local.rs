@@ -156,7 +156,7 @@ pub(crate) fn improve<const K: usize>(
                 }
                 let draw = rng.below(1 << 16);
                 let key = (left, draw, index, square);
-                if choice.map_or(true, |c| (key.0, key.1) < (c.0, c.1)) {
+                if choice.is_none_or(|c| (key.0, key.1) < (c.0, c.1)) {
                     choice = Some(key);
                 }
             }
@@ -210,7 +210,7 @@ mod tests {
                     seed = seed
                         .wrapping_mul(6364136223846793005)
                         .wrapping_add(1442695040888963407);
-                    (seed >> 33) % 4 > 0
+                    !(seed >> 33).is_multiple_of(4)
                 })
                 .collect();
             boards.push(MarkGrid {

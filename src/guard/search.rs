@@ -284,7 +284,7 @@ impl<const K: usize> Board<K> {
                 .filter(|&a| stabilizer.iter().all(|p| p[a] as usize >= a))
                 .count();
             let key = (orbits, cands.count(), u);
-            if best.map_or(true, |b| key < b) {
+            if best.is_none_or(|b| key < b) {
                 best = Some(key);
             }
         }

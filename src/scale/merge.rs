@@ -325,7 +325,10 @@ impl Totals {
             Some(Problem::overall(
                 "the total disagrees with the sum of the residues",
             ))
-        } else if shard.is_none() && self.missing.is_empty() && self.total.unique_x8 % 8 != 0 {
+        } else if shard.is_none()
+            && self.missing.is_empty()
+            && !self.total.unique_x8.is_multiple_of(8)
+        {
             // The shares of every symmetry class add up to whole classes over a whole plan.
             Some(Problem::overall(format!(
                 "the unique shares add up to {}/8, not a whole number of classes",

@@ -27,7 +27,7 @@ impl Shard {
 
 /// Whether unit `id` is wanted: it belongs to `shard`, or there is no shard (the whole plan).
 pub fn in_shard(shard: Option<Shard>, id: u64) -> bool {
-    shard.map_or(true, |s| s.contains(id))
+    shard.is_none_or(|s| s.contains(id))
 }
 
 impl fmt::Display for Shard {

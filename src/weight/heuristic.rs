@@ -202,7 +202,7 @@ pub(crate) fn anneal(cols: &mut [u8], cost: &[i128], moves: u64, seed: u64) {
                     j,
                 );
                 exchange(&mut state, &mut load, i, j);
-                if choice.map_or(true, |c| (key.0, key.1, key.2) < (c.0, c.1, c.2)) {
+                if choice.is_none_or(|c| (key.0, key.1, key.2) < (c.0, c.1, c.2)) {
                     choice = Some(key);
                 }
             }

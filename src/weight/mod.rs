@@ -110,7 +110,7 @@ fn best_listed(grid: &WeightGrid, solutions: &[Vec<u8>]) -> Result<Placement, We
     let mut best: Option<(i128, &Vec<u8>)> = None;
     for cols in solutions {
         let sum = sum_of(cols);
-        if best.map_or(true, |(b, _)| sum > b) {
+        if best.is_none_or(|(b, _)| sum > b) {
             best = Some((sum, cols));
         }
     }

@@ -214,7 +214,7 @@ impl<'a, T: Cost, L: Lanes> Worker<'a, T, L> {
                 regret = Some(regret.map_or(reduced, |s: T| s.min(reduced)));
             }
             let regret = regret.unwrap_or_default();
-            if chosen.map_or(true, |(widest, _)| regret > widest) {
+            if chosen.is_none_or(|(widest, _)| regret > widest) {
                 chosen = Some((regret, r));
             }
         }
@@ -287,7 +287,7 @@ impl<'a, T: Cost, L: Lanes> Worker<'a, T, L> {
     /// least bound of the nodes left open when the worker stopped.
     pub fn search(&mut self, node: &Node<T, L>) -> Option<T> {
         self.nodes += 1;
-        if self.nodes % POLL_EVERY == 0 || self.nodes >= self.node_limit {
+        if self.nodes.is_multiple_of(POLL_EVERY) || self.nodes >= self.node_limit {
             self.poll();
         }
         if self.stopped {
@@ -385,7 +385,7 @@ pub(crate) fn neighbourhoods<T: Cost, L: Lanes>(
     };
     let mut choose = |round: usize| {
         let mut freed = L::EMPTY;
-        if round % 2 == 0 {
+        if round.is_multiple_of(2) {
             let start = random(n);
             for i in 0..free {
                 freed |= L::bit((start + i) % n);
@@ -500,7 +500,7 @@ pub(crate) fn retune<T: Cost, L: Lanes>(
         let (duals, value) = Duals::solve(node.rows_free, &node.allowed, &cost, n)?;
         let total: i128 = lambda.iter().map(|l| l.to_i128()).sum();
         let lower = value.to_i128() - total;
-        if best.as_ref().map_or(true, |(b, _)| lower > *b) {
+        if best.as_ref().is_none_or(|(b, _)| lower > *b) {
             best = Some((lower, lambda.clone()));
             stale = 0;
         } else {
