@@ -292,3 +292,16 @@ fn solutions_take_json_as_a_shorthand() {
     assert_eq!((short.code, &short.stdout), (0, &long.stdout));
     assert_eq!(short.stdout.lines().count(), 4);
 }
+
+#[test]
+fn a_size_error_points_at_its_own_field() {
+    // The bad "0" also occurs inside "10": the column is the second field's.
+    let run = queens_with_input(&["judge", "uva11214"], b"10 0\n");
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("case 1: line 1, column 4: '0' is not a board side"),
+        "{}",
+        run.stderr
+    );
+}

@@ -72,28 +72,14 @@ pub fn run(args: &VerifyArgs) -> Result<ExitCode, Failure> {
         Kind::Weight => {
             let grid = input(&args.input, parse_weight_grid)?;
             let a: WeightCertificate = read_answer("weight", &answer).map_err(in_answer)?;
-            verify::weight(&grid, &a.queens, a.sum).map(|()| {
-                format!(
-                    "valid: {} non-attacking queens on the {}x{} grid, sum {} as claimed",
-                    a.queens.len(),
-                    grid.n,
-                    grid.n,
-                    a.sum
-                )
-            })
+            verify::weight(&grid, &a.queens, a.sum).map(|()| a.valid_text(grid.n))
         }
         Kind::Repair => {
             let start = input(&args.input, parse_position)?;
             let a: RepairCertificate = read_answer("repair", &answer).map_err(in_answer)?;
             verify::repair(&start, &a.plan, &a.final_queens)
                 .and_then(|()| verify::claimed_count(a.moves, a.plan.len()))
-                .map(|()| {
-                    format!(
-                        "valid: {} legal moves lead to {} non-attacking queens",
-                        a.plan.len(),
-                        a.final_queens.len()
-                    )
-                })
+                .map(|()| a.valid_text())
         }
         Kind::Guard => {
             let marks = input(&args.input, parse_mark_grid)?;
@@ -105,19 +91,7 @@ pub fn run(args: &VerifyArgs) -> Result<ExitCode, Failure> {
             };
             covered
                 .and_then(|()| verify::claimed_count(a.guards, a.queens.len()))
-                .map(|()| {
-                    format!(
-                        "valid: {} {}queens guard every marked square of the {}x{} board",
-                        a.guards,
-                        if a.independent {
-                            "mutually non-attacking "
-                        } else {
-                            ""
-                        },
-                        marks.rows,
-                        marks.cols
-                    )
-                })
+                .map(|()| a.valid_text(marks.rows, marks.cols))
         }
         Kind::CountSolution => {
             let n: usize = args.input.trim().parse().map_err(|_| {
@@ -153,10 +127,7 @@ pub fn run(args: &VerifyArgs) -> Result<ExitCode, Failure> {
                 emit_line(&format!("invalid: line {}: {why}", lines[i].0))?;
                 return Ok(ExitCode::from(EXIT_NO_ANSWER));
             }
-            Ok(format!(
-                "valid: {} distinct {n}-queens solutions",
-                lines.len()
-            ))
+            Ok(queens::format::answer::valid_solutions_text(n, lines.len()))
         }
     };
     match verdict {

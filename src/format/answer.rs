@@ -91,6 +91,48 @@ pub struct GuardCertificate {
     pub independent: bool,
 }
 
+impl WeightCertificate {
+    /// What `queens verify` says of it once checked on an `n x n` grid.
+    pub fn valid_text(&self, n: usize) -> String {
+        format!(
+            "valid: {} non-attacking queens on the {n}x{n} grid, sum {} as claimed",
+            self.queens.len(),
+            self.sum
+        )
+    }
+}
+
+impl RepairCertificate {
+    /// What `queens verify` says of it once checked.
+    pub fn valid_text(&self) -> String {
+        format!(
+            "valid: {} legal moves lead to {} non-attacking queens",
+            self.plan.len(),
+            self.final_queens.len()
+        )
+    }
+}
+
+impl GuardCertificate {
+    /// What `queens verify` says of it once checked on a `rows x cols` board.
+    pub fn valid_text(&self, rows: usize, cols: usize) -> String {
+        let kind = if self.independent {
+            "mutually non-attacking queens"
+        } else {
+            "queens"
+        };
+        format!(
+            "valid: {} {kind} guard every marked square of the {rows}x{cols} board",
+            self.guards
+        )
+    }
+}
+
+/// What `queens verify count-solution` says of `count` checked solutions of size `n`.
+pub fn valid_solutions_text(n: usize, count: usize) -> String {
+    format!("valid: {count} distinct {n}-queens solutions")
+}
+
 /// One line of `queens solutions N --format json`.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 pub struct SolutionLine {
