@@ -127,13 +127,7 @@ fn ctrl_c_during_a_judge_run_keeps_the_answered_cases() {
         .unwrap()
         .write_all(input.as_bytes())
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(600));
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    let out = child.wait_with_output().unwrap();
+    let out = support::interrupt_after(child, std::time::Duration::from_millis(600));
     assert_eq!(out.status.code(), Some(130));
     let text = String::from_utf8(out.stdout).unwrap();
     let answered = text.lines().count();
@@ -272,15 +266,9 @@ fn ctrl_c_ends_a_read_from_a_pipe_that_never_ends() {
         .spawn()
         .unwrap();
     let _keep_open = child.stdin.take();
-    std::thread::sleep(std::time::Duration::from_millis(300));
     let started = std::time::Instant::now();
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    let out = child.wait_with_output().unwrap();
-    assert!(started.elapsed() < std::time::Duration::from_secs(2));
+    let out = support::interrupt_after(child, std::time::Duration::from_millis(300));
+    assert!(started.elapsed() < std::time::Duration::from_secs(3));
     assert_eq!(out.status.code(), Some(130));
     assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted while reading"));
 }

@@ -4,6 +4,8 @@
 
 use std::process::Command;
 
+mod support;
+
 /// Runs `queens ARGS` (a file name is taken relative to tests/malformed/) and checks the exit
 /// status, that stdout is exactly `stdout`, and that stderr starts with `error:` and contains
 /// `located`.
@@ -100,13 +102,7 @@ fn interrupted(args: &[&str], after: std::time::Duration) -> (Option<i32>, Strin
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(after);
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    let out = child.wait_with_output().unwrap();
+    let out = support::interrupt_after(child, after);
     (
         out.status.code(),
         String::from_utf8_lossy(&out.stdout).into_owned(),

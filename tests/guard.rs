@@ -654,13 +654,7 @@ fn ctrl_c_prints_the_best_so_far_and_exits_130() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(700));
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    let out = child.wait_with_output().unwrap();
+    let out = support::interrupt_after(child, Duration::from_millis(700));
     assert_eq!(out.status.code(), Some(130));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["optimal"], false);

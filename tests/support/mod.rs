@@ -178,3 +178,18 @@ pub fn example(name: &str) -> PathBuf {
         .join("examples")
         .join(name)
 }
+
+/// Sends `child` SIGINT (as Ctrl-C does) after `after`, then waits for its output.
+#[cfg(unix)]
+pub fn interrupt_after(
+    child: std::process::Child,
+    after: std::time::Duration,
+) -> std::process::Output {
+    std::thread::sleep(after);
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(sent.success(), "kill -INT failed");
+    child.wait_with_output().expect("wait for queens")
+}
