@@ -5,9 +5,9 @@ use super::{parse_seconds, EXIT_NO_ANSWER};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use queens::count::{count, Counts, Solutions, MAX_N};
-use queens::format::solutions::{board_text, json_line, svg};
+use queens::format::solutions::{board_text, json_line};
+use queens::format::{svg, RunInfo};
 use queens::Options;
-use serde::Serialize;
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
@@ -63,19 +63,6 @@ pub struct SolutionsArgs {
 
 /// The most boards one SVG drawing holds when no `--limit` is given.
 const SVG_DEFAULT_LIMIT: u64 = 1000;
-
-/// The `--json` answer of `queens count`.
-#[derive(Serialize)]
-struct CountJson {
-    n: u32,
-    solutions: u128,
-    unique: u128,
-    seconds: f64,
-    threads: usize,
-    complete: bool,
-    units_done: u64,
-    units_total: u64,
-}
 
 /// Progress on stderr, drawn only on a terminal and only once the count has run a second.
 fn progress_callback(start: Instant) -> Option<queens::options::ProgressFn> {
@@ -158,19 +145,11 @@ pub fn run_count(args: &CountArgs) -> Result<ExitCode, Failure> {
     let counts = count(args.n, &options).map_err(|e| Failure::bad_input(e.to_string()))?;
     let seconds = start.elapsed().as_secs_f64();
     if args.json {
-        let answer = CountJson {
-            n: counts.n,
-            solutions: counts.solutions,
-            unique: counts.unique,
-            seconds: (seconds * 1e6).round() / 1e6,
+        let info = RunInfo {
+            seconds,
             threads: threads_used(args.threads),
-            complete: counts.complete,
-            units_done: counts.units_done,
-            units_total: counts.units_total,
         };
-        let line = serde_json::to_string(&answer)
-            .map_err(|e| Failure::bad_input(format!("cannot write JSON: {e}")))?;
-        println!("{line}");
+        println!("{}", queens::format::count::to_json(&counts, info));
     } else {
         println!("{}", text_answer(&counts, seconds));
         if counts.complete && counts.solutions > 0 {
@@ -233,7 +212,9 @@ pub fn run_solutions(args: &SolutionsArgs) -> Result<ExitCode, Failure> {
             );
         }
         if emitted > 0 {
-            pipe_closed = out.write_all(svg(&boards, 1).as_bytes()).is_err();
+            pipe_closed = out
+                .write_all(svg::solutions(&boards, 1).as_bytes())
+                .is_err();
         }
     }
     if !pipe_closed {

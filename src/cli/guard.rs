@@ -1,11 +1,12 @@
 //! `queens guard`: the fewest queens occupying or attacking every marked square.
 
 use super::{
-    interrupted, located, read_input, stderr_is_terminal, Failure, SearchArgs, EXIT_INTERRUPTED,
+    interrupted, located, read_input, stderr_is_terminal, Failure, OutputFormat, SearchArgs,
+    EXIT_INTERRUPTED,
 };
 use clap::Args;
 use queens::format::guard::{json_answer, text_answer};
-use queens::format::{parse_mark_grid, RunInfo};
+use queens::format::{parse_mark_grid, svg, RunInfo};
 use queens::guard::{count_minimum, solve, MarkGrid, Rule, MAX_GUARD_SIDE};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -56,6 +57,7 @@ fn parse_size(text: &str) -> Result<(usize, usize), String> {
 
 /// Runs `queens guard`.
 pub fn run(args: &GuardArgs) -> Result<ExitCode, Failure> {
+    let format = args.search.output()?;
     let marks = match args.full {
         Some((rows, cols)) => MarkGrid::full(rows, cols),
         None => {
@@ -89,8 +91,10 @@ pub fn run(args: &GuardArgs) -> Result<ExitCode, Failure> {
         eprint!("\r{:70}\r", "");
     }
     let info = RunInfo::measured(started, &options);
-    if args.search.json {
+    if format == OutputFormat::Json {
         println!("{}", json_answer(&placement, sets, info));
+    } else if format == OutputFormat::Svg {
+        print!("{}", svg::guard(&marks, &placement));
     } else {
         print!("{}", text_answer(&marks, &placement));
         match sets {

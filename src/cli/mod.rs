@@ -79,12 +79,26 @@ impl Failure {
     }
 }
 
+/// How a search command writes its answer.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// A short human answer with the board drawn.
+    Text,
+    /// One JSON object (the command-line contract's answer shape).
+    Json,
+    /// A self-contained SVG picture of the answer.
+    Svg,
+}
+
 /// Options shared by the search commands.
 #[derive(Args, Debug, Clone)]
 pub struct SearchArgs {
-    /// Print one JSON object instead of the text answer.
+    /// Print one JSON object instead of the text answer (short for `--format json`).
     #[arg(long)]
     pub json: bool,
+    /// Output format: text (default), json or svg.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<OutputFormat>,
     /// Stop after S seconds with the best answer found and its proven bound.
     #[arg(long, value_name = "S", value_parser = parse_seconds)]
     pub time_limit: Option<Duration>,
@@ -94,6 +108,17 @@ pub struct SearchArgs {
 }
 
 impl SearchArgs {
+    /// The output format asked for: `--format`, or JSON for `--json`; both must agree.
+    pub fn output(&self) -> Result<OutputFormat, Failure> {
+        match (self.json, self.format) {
+            (true, Some(f)) if f != OutputFormat::Json => Err(Failure::bad_input(
+                "--json (short for --format json) conflicts with --format given another value",
+            )),
+            (true, _) => Ok(OutputFormat::Json),
+            (false, f) => Ok(f.unwrap_or(OutputFormat::Text)),
+        }
+    }
+
     /// Solver options for these arguments, wired to Ctrl-C.
     pub fn options(&self) -> Options {
         Options {

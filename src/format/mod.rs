@@ -2,10 +2,12 @@
 //! and column (1-based) where the input went wrong; nothing here panics on any input.
 
 pub mod answer;
+pub mod count;
 pub mod guard;
 mod input;
 pub mod repair;
 pub mod solutions;
+pub mod svg;
 pub mod weight;
 
 pub use answer::{json_answer, RunInfo};
