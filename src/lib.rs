@@ -5,6 +5,7 @@
 //! - [`repair`]: the fewest real queen moves to a non-attacking position, with the moves.
 //! - [`guard`]: the fewest queens occupying or attacking every marked square.
 //! - [`judge`]: LightOJ 1061, UVa 167 and UVa 11214 in their exact formats.
+//! - `serve` (feature `serve`, on by default): the local web page and its JSON API.
 //!
 //! Every solver is a pure function from a problem and [`Options`] to an answer that carries its
 //! certificate; [`verify`] re-checks certificates independently of the solvers.
@@ -23,6 +24,8 @@ pub mod mpi_run;
 pub mod options;
 pub mod problem;
 pub mod repair;
+#[cfg(feature = "serve")]
+pub mod serve;
 pub mod verify;
 pub mod weight;
 

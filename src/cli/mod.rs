@@ -10,6 +10,8 @@ mod ledger_run;
 mod merge;
 mod plan;
 mod repair;
+#[cfg(feature = "serve")]
+mod serve;
 mod verify;
 mod weight;
 
@@ -51,6 +53,9 @@ enum Command {
     Plan(plan::PlanArgs),
     /// Check ledgers of `count --ledger` runs and print the total, or what is missing.
     Merge(merge::MergeArgs),
+    /// Serve the web page with an interactive board and its JSON API (127.0.0.1:8080).
+    #[cfg(feature = "serve")]
+    Serve(serve::ServeArgs),
 }
 
 /// Exit status for "the question has no answer".
@@ -217,6 +222,8 @@ pub fn main() -> ExitCode {
         Command::Verify(args) => verify::run(args),
         Command::Plan(args) => plan::run(args),
         Command::Merge(args) => merge::run(args),
+        #[cfg(feature = "serve")]
+        Command::Serve(args) => serve::run(args),
     };
     match outcome {
         Ok(code) => code,
