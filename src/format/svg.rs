@@ -327,9 +327,10 @@ fn edges(out: &mut String, f: &Frame) {
     out.push_str("</g>\n");
 }
 
-/// A queen on `square`, `scale` of the square's size, centred at `(cx, cy)` (the square's
-/// centre by default), with an extra class (e.g. `start`) and opacity.
-fn queen_at(out: &mut String, f: &Frame, cx: f64, cy: f64, scale: f64, extra: &str, opacity: f64) {
+/// The queen standing on `square`, drawn `scale` of the square's size and centred at `(cx, cy)`
+/// (for the weight board, a little above the square's centre). It carries `class="queen"` and
+/// `data-square="row,col"`.
+fn queen_at(out: &mut String, f: &Frame, square: Square, (cx, cy): (f64, f64), scale: f64) {
     let small = f.cell < SMALL_QUEEN_CELL;
     let size = f.cell * if small { scale.max(0.8) + 0.08 } else { scale };
     let k = size / 100.0;
@@ -338,32 +339,23 @@ fn queen_at(out: &mut String, f: &Frame, cx: f64, cy: f64, scale: f64, extra: &s
     } else {
         (CROWN, 3.5)
     };
-    let x = cx - size / 2.0;
-    let y = cy - size / 2.0;
-    let class = if extra.is_empty() {
-        "queen".to_string()
-    } else {
-        format!("queen {extra}")
-    };
-    let alpha = if opacity < 1.0 {
-        format!(" opacity=\"{}\"", num(opacity))
-    } else {
-        String::new()
-    };
     let _ = writeln!(
         out,
-        "<path class=\"{class}\" transform=\"translate({} {}) scale({})\" d=\"{path}\" \
-         fill=\"{INK}\" stroke=\"#ffffff\" stroke-width=\"{}\" stroke-linejoin=\"round\"{alpha}/>",
-        num(x),
-        num(y),
+        "<path class=\"queen\" data-square=\"{},{}\" transform=\"translate({} {}) scale({})\" \
+         d=\"{path}\" fill=\"{INK}\" stroke=\"#ffffff\" stroke-width=\"{}\" \
+         stroke-linejoin=\"round\"/>",
+        square.row,
+        square.col,
+        num(cx - size / 2.0),
+        num(cy - size / 2.0),
         scale_number(k),
         num(stroke)
     );
 }
 
-fn queen(out: &mut String, f: &Frame, s: Square, extra: &str, opacity: f64) {
-    let (cx, cy) = f.centre(s);
-    queen_at(out, f, cx, cy, 0.82, extra, opacity);
+/// The queen on `s`, centred on its square.
+fn queen(out: &mut String, f: &Frame, s: Square) {
+    queen_at(out, f, s, f.centre(s), 0.82);
 }
 
 /// A board frame placed at `(x, y)` of the picture (the top-left of its coordinate margin).
@@ -509,9 +501,9 @@ pub fn weight(grid: &WeightGrid, placement: &Placement) -> String {
         );
         let (cx, cy) = f.centre(s);
         if numbers {
-            queen_at(body, &f, cx, cy - cell * 0.12, 0.62, "", 1.0);
+            queen_at(body, &f, s, (cx, cy - cell * 0.12), 0.62);
         } else {
-            queen_at(body, &f, cx, cy, 0.82, "", 1.0);
+            queen(body, &f, s);
         }
     }
     edges(body, &f);
@@ -560,7 +552,11 @@ fn arrow(
         .find(|&p| clear(p))
         .unwrap_or_else(|| along(0.55));
     taken.push((nx, ny));
-    let _ = writeln!(out, "<g class=\"move\" id=\"move-{k}\">");
+    let _ = writeln!(
+        out,
+        "<g class=\"move\" id=\"move-{k}\" data-from=\"{},{}\" data-to=\"{},{}\">",
+        from.row, from.col, to.row, to.col
+    );
     let _ = writeln!(
         out,
         "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{colour}\" stroke-width=\"{}\" \
@@ -642,7 +638,7 @@ pub fn repair(position: &Position, plan: &Repair) -> String {
     squares(body, &left, None);
     edges(body, &left);
     for &s in &position.queens {
-        queen(body, &left, s, "", 1.0);
+        queen(body, &left, s);
     }
     let (mut labels, mut taken) = (String::new(), Vec::new());
     for (i, mv) in plan.plan.iter().enumerate() {
@@ -672,7 +668,7 @@ pub fn repair(position: &Position, plan: &Repair) -> String {
     }
     edges(body, &right);
     for &s in &plan.final_queens {
-        queen(body, &right, s, "", 1.0);
+        queen(body, &right, s);
     }
     body.push_str("</g>\n");
 
@@ -760,7 +756,7 @@ pub fn guard(marks: &MarkGrid, guards: &GuardSet) -> String {
             let (x0, y0) = (x + cell - inset - size, y + inset);
             let _ = writeln!(
                 body,
-                "<path class=\"mark\" d=\"M{} {}l{} {}m0 -{}l-{} {}\" stroke=\"#3c3c3c\" \
+                "<path class=\"mark\" data-square=\"{r},{c}\" d=\"M{} {}l{} {}m0 -{}l-{} {}\" stroke=\"#3c3c3c\" \
                  stroke-width=\"{}\" stroke-linecap=\"round\"/>",
                 num(x0),
                 num(y0),
@@ -775,7 +771,7 @@ pub fn guard(marks: &MarkGrid, guards: &GuardSet) -> String {
     }
     edges(body, &f);
     for &q in &guards.queens {
-        queen(body, &f, q, "", 1.0);
+        queen(body, &f, q);
     }
     body.push_str("</g>\n");
     let (w, h) = f.outer();
@@ -824,7 +820,7 @@ pub fn solutions(boards: &[Vec<usize>], first_index: u64) -> String {
         squares(body, &f, None);
         edges(body, &f);
         for (row, &col) in columns.iter().enumerate() {
-            queen(body, &f, Square::new(row, col), "", 1.0);
+            queen(body, &f, Square::new(row, col));
         }
         body.push_str("</g>\n");
     }
