@@ -101,13 +101,21 @@ struct Shared {
 
 type AppState = Arc<Shared>;
 
-/// A JSON error answer: `{"error": message}` with `status`.
-fn error(status: StatusCode, message: impl Into<String>) -> Response {
-    let body = serde_json::json!({ "error": message.into() }).to_string();
-    (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+/// An error answer: its status, and the message of its body `{"error": message}`.
+struct ApiError(StatusCode, String);
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = serde_json::json!({ "error": self.1 }).to_string();
+        (self.0, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+    }
 }
 
-fn bad_request(message: impl Into<String>) -> Response {
+fn error(status: StatusCode, message: impl Into<String>) -> ApiError {
+    ApiError(status, message.into())
+}
+
+fn bad_request(message: impl Into<String>) -> ApiError {
     error(StatusCode::BAD_REQUEST, message)
 }
 
@@ -146,7 +154,7 @@ enum Style {
     Text,
 }
 
-fn style(query: &Query) -> Result<Style, Response> {
+fn style(query: &Query) -> Result<Style, ApiError> {
     match query.get("format") {
         None | Some("json") => Ok(Style::Json),
         Some("svg") => Ok(Style::Svg),
@@ -159,7 +167,7 @@ fn style(query: &Query) -> Result<Style, Response> {
 }
 
 /// The time limit of a request: `?time_limit=S`, at most the server's cap, the cap when absent.
-fn time_limit(shared: &Shared, query: &Query) -> Result<Duration, Response> {
+fn time_limit(shared: &Shared, query: &Query) -> Result<Duration, ApiError> {
     let cap = shared.config.max_time_limit;
     match query.get("time_limit") {
         None => Ok(cap),
@@ -208,7 +216,7 @@ async fn solve<T: Send + 'static>(
     shared: &AppState,
     limit: Duration,
     work: impl FnOnce(&Options) -> T + Send + 'static,
-) -> Result<T, Response> {
+) -> Result<T, ApiError> {
     let Ok(permit) = shared.slots.clone().try_acquire_owned() else {
         shared.counters.refused.fetch_add(1, Ordering::Relaxed);
         return Err(error(
@@ -245,7 +253,7 @@ async fn solve<T: Send + 'static>(
 }
 
 /// The request body as text, or the JSON error for a body that is too large or not UTF-8.
-fn body_text(body: &Result<Bytes, BytesRejection>) -> Result<&str, Response> {
+fn body_text(body: &Result<Bytes, BytesRejection>) -> Result<&str, ApiError> {
     match body {
         Ok(bytes) => decode_utf8(bytes).map_err(|e| bad_request(e.to_string())),
         Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => Err(error(
@@ -309,11 +317,11 @@ async fn search(
     let query = Query::parse(raw.as_deref());
     let (style, limit) = match (style(&query), time_limit(&shared, &query)) {
         (Ok(s), Ok(l)) => (s, l),
-        (Err(e), _) | (_, Err(e)) => return e,
+        (Err(e), _) | (_, Err(e)) => return e.into_response(),
     };
     let text = match body_text(&body) {
         Ok(text) => text,
-        Err(e) => return e,
+        Err(e) => return e.into_response(),
     };
     let independent = query.flag("independent");
     let count_sets = query.flag("count_sets");
@@ -325,11 +333,11 @@ async fn search(
         return render(&solved, style);
     }
     let started = Instant::now();
-    let outcome: Result<Result<Solved, String>, Response> = match problem {
+    let outcome: Result<Result<Solved, String>, ApiError> = match problem {
         "weight" => {
             let grid = match format::parse_weight_grid(text) {
                 Ok(g) => g,
-                Err(e) => return bad_request(e.to_string()),
+                Err(e) => return bad_request(e.to_string()).into_response(),
             };
             solve(&shared, limit, move |options| {
                 let placement = weight::best(&grid, options).map_err(|e| e.to_string())?;
@@ -341,7 +349,7 @@ async fn search(
         "repair" => {
             let position = match format::parse_position(text) {
                 Ok(p) => p,
-                Err(e) => return bad_request(e.to_string()),
+                Err(e) => return bad_request(e.to_string()).into_response(),
             };
             solve(&shared, limit, move |options| {
                 let plan = repair::solve(&position, options).map_err(|e| e.to_string())?;
@@ -353,7 +361,7 @@ async fn search(
         _ => {
             let marks = match format::parse_mark_grid(text) {
                 Ok(m) => m,
-                Err(e) => return bad_request(e.to_string()),
+                Err(e) => return bad_request(e.to_string()).into_response(),
             };
             let rule = if independent {
                 Rule::Independent
@@ -376,8 +384,8 @@ async fn search(
         }
     };
     match outcome {
-        Err(response) => response,
-        Ok(Err(message)) => bad_request(message),
+        Err(e) => e.into_response(),
+        Ok(Err(message)) => bad_request(message).into_response(),
         Ok(Ok(solved)) => {
             remember(&shared, key, &solved);
             render(&solved, style)
@@ -410,7 +418,7 @@ async fn guard_handler(
 }
 
 /// N from the path: a board size the counter supports.
-fn board_size(text: &str) -> Result<u32, Response> {
+fn board_size(text: &str) -> Result<u32, ApiError> {
     let n: u32 = text.parse().map_err(|_| {
         bad_request(format!(
             "'{}' is not a board size (a whole number from 1 to {MAX_N})",
@@ -429,17 +437,18 @@ async fn count_handler(
     let query = Query::parse(raw.as_deref());
     let n = match board_size(&n) {
         Ok(n) => n,
-        Err(e) => return e,
+        Err(e) => return e.into_response(),
     };
     let max = shared.config.max_count_n;
     if n > max {
         return bad_request(format!(
             "this server counts boards up to N = {max} (queens serve --max-count-n)"
-        ));
+        ))
+        .into_response();
     }
     let limit = match time_limit(&shared, &query) {
         Ok(l) => l,
-        Err(e) => return e,
+        Err(e) => return e.into_response(),
     };
     let started = Instant::now();
     let outcome = solve(&shared, limit, move |options| {
@@ -451,8 +460,8 @@ async fn count_handler(
     })
     .await;
     match outcome {
-        Err(response) => response,
-        Ok(Err(message)) => bad_request(message),
+        Err(e) => e.into_response(),
+        Ok(Err(message)) => bad_request(message).into_response(),
         Ok(Ok(json)) => json_response(json),
     }
 }
@@ -465,9 +474,9 @@ async fn solutions_handler(
     let query = Query::parse(raw.as_deref());
     let n = match board_size(&n) {
         Ok(n) => n,
-        Err(e) => return e,
+        Err(e) => return e.into_response(),
     };
-    let number = |name: &str, default: u64| -> Result<u64, Response> {
+    let number = |name: &str, default: u64| -> Result<u64, ApiError> {
         match query.get(name) {
             None => Ok(default),
             Some(text) => text.parse().map_err(|_| {
@@ -481,18 +490,18 @@ async fn solutions_handler(
     let max = shared.config.max_solutions;
     let (limit, skip) = match (number("limit", 100.min(max)), number("skip", 0)) {
         (Ok(l), Ok(s)) => (l.min(max), s),
-        (Err(e), _) | (_, Err(e)) => return e,
+        (Err(e), _) | (_, Err(e)) => return e.into_response(),
     };
     let as_svg = match style(&query) {
         Ok(Style::Svg) => true,
         Ok(Style::Json) => false,
-        Ok(Style::Text) => return bad_request("solutions come as json or svg"),
-        Err(e) => return e,
+        Ok(Style::Text) => return bad_request("solutions come as json or svg").into_response(),
+        Err(e) => return e.into_response(),
     };
     let unique = query.flag("unique");
     let time = match time_limit(&shared, &query) {
         Ok(l) => l,
-        Err(e) => return e,
+        Err(e) => return e.into_response(),
     };
     let outcome = solve(&shared, time, move |options| {
         let mut all = Solutions::new(n, unique).with_deadline(options.deadline());
@@ -518,7 +527,7 @@ async fn solutions_handler(
     })
     .await;
     match outcome {
-        Err(response) => response,
+        Err(e) => e.into_response(),
         Ok(body) if as_svg => svg_response(body),
         Ok(body) => (
             StatusCode::OK,
@@ -569,7 +578,7 @@ pub fn router(config: Config) -> Router {
         .route("/api/count/{n}", get(count_handler))
         .route("/api/solutions/{n}", get(solutions_handler))
         .route("/api/status", get(status_handler))
-        .fallback(|| async { error(StatusCode::NOT_FOUND, "no such page") })
+        .fallback(|| async { error(StatusCode::NOT_FOUND, "no such page").into_response() })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(shared)
 }

@@ -59,8 +59,8 @@ function queenSvg() {
 }
 
 // A board in HTML with coordinates; `fill(square, r, c)` decorates each square.
-function drawBoard(holder, rows, cols, fill, onClick) {
-  const cell = Math.max(14, Math.min(46, Math.floor(460 / Math.max(rows, cols))));
+function drawBoard(holder, rows, cols, fill, onClick, pixels = 460) {
+  const cell = Math.max(14, Math.min(46, Math.floor(pixels / Math.max(rows, cols))));
   holder.style.setProperty("--cell", cell + "px");
   holder.textContent = "";
   const ranks = document.createElement("div");
@@ -339,7 +339,7 @@ function showStep() {
     if (queens.has(key(r, c))) sq.appendChild(queenSvg());
     if (last && last.from[0] === r && last.from[1] === c) sq.classList.add("from");
     if (last && last.to[0] === r && last.to[1] === c) sq.classList.add("to");
-  });
+  }, null, 320);
   $("move-counter").textContent = "move " + step + " of " + plan.length;
   if (last) {
     const from = squareName(last.from[0], last.from[1], n, n);
@@ -404,15 +404,18 @@ async function countSolutions() {
 
 async function showSolutions() {
   const n = $("count-n").value.trim();
-  const params = new URLSearchParams({ limit: PAGE, skip: solutionPage * PAGE });
+  // One more than a page, to know whether a next page exists.
+  const params = new URLSearchParams({ limit: PAGE + 1, skip: solutionPage * PAGE });
   if ($("unique").checked) params.set("unique", "1");
   const lines = await fetch("/api/solutions/" + encodeURIComponent(n) + "?" + params);
-  const text = await lines.text();
+  const all = (await lines.text()).split("\n").filter((l) => l.trim() !== "");
+  const more = all.length > PAGE;
+  const text = all.slice(0, PAGE).map((l) => l + "\n").join("");
   if (!lines.ok) {
     $("solutions-picture").textContent = "";
     return;
   }
-  const found = text.split("\n").filter((l) => l.trim() !== "").length;
+  const found = Math.min(all.length, PAGE);
   if (found === 0) {
     $("page-label").textContent = solutionPage === 0 ? "no solutions" : "no more solutions";
     $("solutions-picture").textContent = "";
@@ -421,13 +424,14 @@ async function showSolutions() {
     return;
   }
   params.set("format", "svg");
+  params.set("limit", PAGE);
   const picture = await fetch("/api/solutions/" + encodeURIComponent(n) + "?" + params);
   const svgText = await picture.text();
   $("solutions-picture").innerHTML = svgText;
   const first = solutionPage * PAGE + 1;
   $("page-label").textContent = "solutions " + first + " to " + (first + found - 1);
   $("prev-page").disabled = solutionPage === 0;
-  $("next-page").disabled = found < PAGE;
+  $("next-page").disabled = !more;
   setDownloads(text, svgText, $("dl-solutions"), $("dl-solutions-svg"));
 }
 
