@@ -332,7 +332,14 @@ fn edges(out: &mut String, f: &Frame) {
 /// `data-square="row,col"`.
 fn queen_at(out: &mut String, f: &Frame, square: Square, (cx, cy): (f64, f64), scale: f64) {
     let small = f.cell < SMALL_QUEEN_CELL;
-    let size = f.cell * if small { scale.max(0.8) + 0.08 } else { scale };
+    let size = f.cell
+        * if f.cell < 10.0 {
+            1.0
+        } else if small {
+            scale.max(0.8) + 0.08
+        } else {
+            scale
+        };
     let k = size / 100.0;
     let (path, stroke) = if small {
         (SMALL_CROWN, 6.0)
@@ -436,7 +443,9 @@ pub fn weight(grid: &WeightGrid, placement: &Placement) -> String {
     };
     let body = &mut pic.body;
     body.push_str("<g class=\"board weight\">\n");
-    let fill = |s: Square| ramp(shade(s));
+    // On tiny squares the colours are paler, so that the queens stand out.
+    let strength = if cell < 10.0 { 0.55 } else { 1.0 };
+    let fill = |s: Square| ramp(shade(s) * strength);
     squares(body, &f, Some(&fill));
     grid_lines(body, &f);
     let is_queen = |s: Square| placement.queens.contains(&s);
@@ -514,25 +523,42 @@ pub fn weight(grid: &WeightGrid, placement: &Placement) -> String {
     pic.finish()
 }
 
+/// The move numbers of a repair picture: their elements, drawn after every arrow, and where
+/// their discs are.
+#[derive(Default)]
+struct Numbers {
+    svg: String,
+    taken: Vec<(f64, f64)>,
+}
+
 /// A straight arrow from the centre of `from` to near the centre of `to`, numbered `k`. The
-/// number, written to `labels` (drawn after every arrow), sits on a disc along the arrow, at the
-/// first of a few places that keeps clear of the discs in `taken` (the numbers already placed),
-/// which it joins.
+/// number, written to `numbers` (drawn after every arrow), sits on a disc along the arrow, at the
+/// first of a few places that keeps clear of the numbers already placed. `lane` shifts the
+/// arrow sideways (see [`lane`]).
 fn arrow(
     out: &mut String,
     f: &Frame,
     k: usize,
     (from, to): (Square, Square),
     colour: &str,
-    labels: &mut String,
-    taken: &mut Vec<(f64, f64)>,
+    lane: i32,
+    numbers: &mut Numbers,
 ) {
+    let Numbers { svg: labels, taken } = numbers;
     let (x1, y1) = f.centre(from);
     let (x2, y2) = f.centre(to);
     let (dx, dy) = (x2 - x1, y2 - y1);
     let len = (dx * dx + dy * dy).sqrt().max(1e-9);
     let (ux, uy) = (dx / len, dy / len);
     let width = (f.cell * 0.09).clamp(1.0, 5.0);
+    // Arrows that overlap an earlier one on the same line run beside it, in their own lane.
+    let side = f64::from(lane) * (width * 2.2).min(f.cell * 0.2);
+    let (x1, y1, x2, y2) = (
+        x1 - uy * side,
+        y1 + ux * side,
+        x2 - uy * side,
+        y2 + ux * side,
+    );
     let head = (width * 3.2).max(5.0).min(len * 0.6);
     // Stop a little short of the target's centre so that the head points at the square.
     let tip = (f.cell * 0.18).min(len * 0.3);
@@ -608,6 +634,38 @@ fn arrow(
     out.push_str("</g>\n");
 }
 
+/// The line a move runs along (0 row, 1 column, 2 diagonal, 3 anti-diagonal, with its index)
+/// and the stretch of it the move covers.
+fn line_of(mv: &crate::problem::Move) -> ((u8, isize), (usize, usize)) {
+    let (a, b) = (mv.from, mv.to);
+    let span = |p: usize, q: usize| (p.min(q), p.max(q));
+    if a.row == b.row {
+        ((0, a.row as isize), span(a.col, b.col))
+    } else if a.col == b.col {
+        ((1, a.col as isize), span(a.row, b.row))
+    } else if a.row + b.col == b.row + a.col {
+        ((2, a.row as isize - a.col as isize), span(a.row, b.row))
+    } else {
+        ((3, (a.row + a.col) as isize), span(a.row, b.row))
+    }
+}
+
+/// The lane of `mv`'s arrow: 0 unless earlier moves overlap it on the same line, then 1, -1,
+/// 2, ... by how many do.
+fn lane(earlier: &[crate::problem::Move], mv: &crate::problem::Move) -> i32 {
+    let (line, (lo, hi)) = line_of(mv);
+    let overlaps = earlier
+        .iter()
+        .map(line_of)
+        .filter(|&(l, (a, b))| l == line && a.max(lo) < b.min(hi))
+        .count() as i32;
+    if overlaps % 2 == 1 {
+        (overlaps + 1) / 2
+    } else {
+        -overlaps / 2
+    }
+}
+
 /// A repair plan: the start position with every move drawn as a numbered arrow (in the order
 /// of the plan; a queen that moves twice gets two arrows), beside the final position, whose
 /// squares that the plan filled are tinted. Title: "K moves (proven optimal)" or "K moves (best
@@ -640,13 +698,21 @@ pub fn repair(position: &Position, plan: &Repair) -> String {
     for &s in &position.queens {
         queen(body, &left, s);
     }
-    let (mut labels, mut taken) = (String::new(), Vec::new());
+    let mut numbers = Numbers::default();
     for (i, mv) in plan.plan.iter().enumerate() {
         let colour = MOVE_COLORS[i % MOVE_COLORS.len()];
-        let mv = (mv.from, mv.to);
-        arrow(body, &left, i + 1, mv, colour, &mut labels, &mut taken);
+        let lane = lane(&plan.plan[..i], mv);
+        arrow(
+            body,
+            &left,
+            i + 1,
+            (mv.from, mv.to),
+            colour,
+            lane,
+            &mut numbers,
+        );
     }
-    body.push_str(&labels);
+    body.push_str(&numbers.svg);
     body.push_str("</g>\n");
 
     body.push_str("<g class=\"board final\">\n");
@@ -743,8 +809,10 @@ pub fn guard(marks: &MarkGrid, guards: &GuardSet) -> String {
     body.push_str("<g class=\"board guard\">\n");
     squares(body, &f, Some(&fill));
     grid_lines(body, &f);
-    // A mark is a small cross in the top-right corner of its square, clear of a queen there.
+    // A mark is a small cross in the top-right corner of its square, clear of a queen there;
+    // fainter on small squares, where thousands of them would drown the queens.
     let width = (cell * 0.05).clamp(0.6, 2.2);
+    let faint = if cell < 16.0 { " opacity=\"0.45\"" } else { "" };
     let size = cell * 0.2;
     let inset = cell * 0.07;
     for r in 0..rows {
@@ -757,7 +825,7 @@ pub fn guard(marks: &MarkGrid, guards: &GuardSet) -> String {
             let _ = writeln!(
                 body,
                 "<path class=\"mark\" data-square=\"{r},{c}\" d=\"M{} {}l{} {}m0 -{}l-{} {}\" stroke=\"#3c3c3c\" \
-                 stroke-width=\"{}\" stroke-linecap=\"round\"/>",
+                 stroke-width=\"{}\" stroke-linecap=\"round\"{faint}/>",
                 num(x0),
                 num(y0),
                 num(size),
@@ -847,6 +915,26 @@ mod tests {
         assert_eq!(ramp(0.0), "#fffaeb");
         assert_eq!(ramp(1.0), "#d7301f");
         assert_eq!(ramp(7.0), ramp(1.0));
+    }
+
+    #[test]
+    fn overlapping_moves_on_one_line_get_their_own_lanes() {
+        let mv = |a: (usize, usize), b: (usize, usize)| crate::problem::Move {
+            from: Square::new(a.0, a.1),
+            to: Square::new(b.0, b.1),
+        };
+        let plan = [
+            mv((6, 6), (3, 6)),
+            mv((7, 7), (6, 6)),
+            mv((6, 6), (4, 6)),
+            mv((5, 6), (0, 6)),
+            mv((3, 0), (3, 5)),
+        ];
+        let lanes: Vec<i32> = (0..plan.len())
+            .map(|i| lane(&plan[..i], &plan[i]))
+            .collect();
+        // The third and fourth share column 6 with the first (and each other); the last is alone.
+        assert_eq!(lanes, [0, 0, 1, -1, 0]);
     }
 
     #[test]
