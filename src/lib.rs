@@ -17,6 +17,8 @@
 //! - [`scale`]: work plans, shards, ledgers, merge and MPI for counts cut into units.
 //! - [`format`](mod@format): every parser (errors with line and column) and writer (text, JSON).
 //! - [`judge`]: LightOJ 1061, UVa 167 and UVa 11214 in their exact formats.
+//! - `serve` (feature `serve`, on by default): the local web page and its JSON API, over the
+//!   same parsers, solvers and writers as the command line.
 //! - [`scale`]: work plans, shards, resumable ledgers, their merge, and MPI.
 //! - [`schedule`]: the one scheduler of independent work units over threads.
 //!
@@ -43,6 +45,9 @@ pub mod problem;
 pub mod repair;
 pub mod scale;
 pub mod schedule;
+#[cfg(feature = "serve")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serve")))]
+pub mod serve;
 pub mod verify;
 pub mod weight;
 

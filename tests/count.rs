@@ -296,7 +296,7 @@ fn cli_solutions_formats() {
     let support::Run { code, stdout, .. } = queens(&["solutions", "6", "--format", "svg"]);
     assert_eq!(code, 0);
     assert!(stdout.starts_with("<svg"));
-    assert_eq!(stdout.matches("<circle").count(), 4 * 6);
+    assert_eq!(stdout.matches("class=\"queen\"").count(), 4 * 6);
     assert!(stdout.trim_end().ends_with("</svg>"));
 
     for n in ["2", "3"] {

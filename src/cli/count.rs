@@ -1,12 +1,13 @@
 //! `queens count` and `queens solutions`.
 
 use super::progress::Progress;
-use super::{emit, emit_line, interrupted, solver_options, Failure, SearchArgs};
+use super::{emit, emit_line, interrupted, solver_options, Failure, OutputFormat, SearchArgs};
 use super::{EXIT_INTERRUPTED, EXIT_NO_ANSWER};
 use clap::{Args, ValueEnum};
 use queens::count::{count, Solutions, MAX_N};
 use queens::format::count::{listed_solution, to_json, write_text};
-use queens::format::solutions::{json_line, svg};
+use queens::format::solutions::json_line;
+use queens::format::svg;
 use queens::schedule::thread_count;
 use std::io::Write;
 use std::process::ExitCode;
@@ -63,13 +64,22 @@ const SVG_DEFAULT_LIMIT: u64 = 1000;
 
 /// `queens count N`.
 pub fn run_count(args: &CountArgs) -> Result<ExitCode, Failure> {
+    let json = match args.search.output()? {
+        OutputFormat::Json => true,
+        OutputFormat::Text => false,
+        OutputFormat::Svg => {
+            return Err(Failure::bad_input(
+                "a count has no picture: `queens solutions N --format svg` draws the solutions",
+            ))
+        }
+    };
     let options = args.search.options();
     if args.ledger.wanted() {
         return super::ledger_run::run_count(
             args.n,
             &args.ledger,
             &options,
-            args.search.json,
+            json,
             args.search.quiet,
         );
     }
@@ -92,7 +102,7 @@ pub fn run_count(args: &CountArgs) -> Result<ExitCode, Failure> {
     drop(progress);
     let counts = counts?;
     let seconds = start.elapsed().as_secs_f64();
-    if args.search.json {
+    if json {
         let threads = thread_count(options.threads);
         emit_line(&to_json(&(&counts).into(), seconds, threads))?;
     } else {
@@ -156,7 +166,9 @@ pub fn run_solutions(args: &SolutionsArgs) -> Result<ExitCode, Failure> {
             );
         }
         if emitted > 0 {
-            pipe_closed = out.write_all(svg(&boards, 1).as_bytes()).is_err();
+            pipe_closed = out
+                .write_all(svg::solutions(&boards, 1).as_bytes())
+                .is_err();
         }
     }
     if !pipe_closed {

@@ -2,10 +2,10 @@
 
 use super::progress::Progress;
 use super::EXIT_INTERRUPTED;
-use super::{emit, emit_line, interrupted, located, read_input, Failure, SearchArgs};
+use super::{emit, emit_line, interrupted, located, read_input, Failure, OutputFormat, SearchArgs};
 use clap::Args;
 use queens::format::guard::{json_answer, text_answer};
-use queens::format::{parse_mark_grid, RunInfo};
+use queens::format::{parse_mark_grid, svg, RunInfo};
 use queens::guard::{count_minimum, solve, MarkGrid, Rule, MAX_GUARD_SIDE};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -56,6 +56,7 @@ fn parse_size(text: &str) -> Result<(usize, usize), String> {
 
 /// Runs `queens guard`.
 pub fn run(args: &GuardArgs) -> Result<ExitCode, Failure> {
+    let format = args.search.output()?;
     let marks = match args.full {
         Some((rows, cols)) => MarkGrid::full(rows, cols),
         None => {
@@ -91,8 +92,10 @@ pub fn run(args: &GuardArgs) -> Result<ExitCode, Failure> {
     drop(options.progress.take());
     drop(progress);
     let info = RunInfo::measured(started, &options);
-    if args.search.json {
+    if format == OutputFormat::Json {
         emit_line(&json_answer(&placement, sets, info))?;
+    } else if format == OutputFormat::Svg {
+        emit(&svg::guard(&marks, &placement))?;
     } else {
         emit(&text_answer(
             &marks,

@@ -11,6 +11,8 @@ mod merge;
 mod plan;
 mod progress;
 mod repair;
+#[cfg(feature = "serve")]
+mod serve;
 mod verify;
 mod weight;
 
@@ -70,6 +72,9 @@ enum Command {
     },
     /// Print the manual page (roff) on stdout, e.g. `queens man | man -l -`.
     Man,
+    /// Serve the web page with an interactive board and its JSON API (127.0.0.1:8080).
+    #[cfg(feature = "serve")]
+    Serve(serve::ServeArgs),
 }
 
 /// The command line of `queens judge` alone (see [`main`]).
@@ -128,12 +133,26 @@ impl Failure {
     }
 }
 
+/// How a search command writes its answer.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// A short human answer with the board drawn.
+    Text,
+    /// One JSON object (the command-line contract's answer shape).
+    Json,
+    /// A self-contained SVG picture of the answer.
+    Svg,
+}
+
 /// Options shared by the search commands.
 #[derive(Args, Debug, Clone)]
 pub struct SearchArgs {
     /// Print one JSON object instead of the text answer (short for `--format json`).
     #[arg(long)]
     pub json: bool,
+    /// Output format: text (default), json or svg.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<OutputFormat>,
     /// Stop after S seconds with the best answer found and its proven bound.
     #[arg(short = 't', long, value_name = "S", value_parser = parse_seconds)]
     pub time_limit: Option<Duration>,
@@ -146,15 +165,26 @@ pub struct SearchArgs {
 }
 
 impl SearchArgs {
+    /// The output format asked for: `--format`, or JSON for `--json`; both must agree.
+    pub fn output(&self) -> Result<OutputFormat, Failure> {
+        match (self.json, self.format) {
+            (true, Some(f)) if f != OutputFormat::Json => Err(Failure::bad_input(
+                "--json (short for --format json) conflicts with --format given another value",
+            )),
+            (true, _) => Ok(OutputFormat::Json),
+            (false, f) => Ok(f.unwrap_or(OutputFormat::Text)),
+        }
+    }
+
     /// Solver options for these arguments, wired to Ctrl-C.
     pub fn options(&self) -> Options {
         solver_options(self.threads, self.time_limit)
     }
 
-    /// Whether progress may be drawn (not with `--quiet` or `--json`; [`progress::Progress`]
+    /// Whether progress may be drawn (not with `--quiet`, JSON or SVG; [`progress::Progress`]
     /// also checks that stderr is a terminal).
     pub fn shows_progress(&self) -> bool {
-        !self.quiet && !self.json
+        !self.quiet && matches!(self.output(), Ok(OutputFormat::Text))
     }
 }
 
@@ -341,6 +371,8 @@ pub fn main() -> ExitCode {
                 Err(e) => Err(Failure::bad_input(format!("cannot write the manual: {e}"))),
             }
         }
+        #[cfg(feature = "serve")]
+        Command::Serve(args) => serve::run(args),
     };
     match outcome {
         Ok(code) => code,

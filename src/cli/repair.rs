@@ -1,10 +1,10 @@
 //! `queens repair`.
 
 use super::progress::Progress;
-use super::{emit, emit_line, interrupted, located, read_input, Failure, SearchArgs};
+use super::{emit, emit_line, interrupted, located, read_input, Failure, OutputFormat, SearchArgs};
 use super::{EXIT_INTERRUPTED, EXIT_NO_ANSWER};
 use clap::Args;
-use queens::format::{parse_position, repair as output, RunInfo};
+use queens::format::{parse_position, repair as output, svg, RunInfo};
 use queens::repair::{self, RepairError};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -19,8 +19,9 @@ pub struct RepairArgs {
     pub search: SearchArgs,
 }
 
-/// Reads the position, finds the fewest real moves and prints the answer (text or JSON).
+/// Reads the position, finds the fewest real moves and prints the answer (text, JSON or SVG).
 pub fn run(args: &RepairArgs) -> Result<ExitCode, Failure> {
+    let format = args.search.output()?;
     let (name, text) = read_input(&args.file)?;
     let position = parse_position(&text).map_err(|e| located(&name, &e))?;
     let options = args.search.options();
@@ -41,10 +42,10 @@ pub fn run(args: &RepairArgs) -> Result<ExitCode, Failure> {
     })?;
     drop(progress);
     let info = RunInfo::measured(started, &options);
-    if args.search.json {
-        emit_line(&output::json(&plan, info))?;
-    } else {
-        emit(&output::text(&position, &plan))?;
+    match format {
+        OutputFormat::Json => emit_line(&output::json(&plan, info))?,
+        OutputFormat::Svg => emit(&svg::repair(&position, &plan))?,
+        OutputFormat::Text => emit(&output::text(&position, &plan))?,
     }
     if interrupted() {
         return Ok(ExitCode::from(EXIT_INTERRUPTED));

@@ -1,10 +1,10 @@
 //! `queens weight`: the best-sum placement of N queens on a weight grid.
 
 use super::progress::Progress;
-use super::{emit, emit_line, located, read_input, Failure, SearchArgs};
+use super::{emit, emit_line, located, read_input, Failure, OutputFormat, SearchArgs};
 use super::{EXIT_INTERRUPTED, EXIT_NO_ANSWER};
 use clap::Args;
-use queens::format::{parse_weight_grid, weight as output, RunInfo};
+use queens::format::{parse_weight_grid, svg, weight as output, RunInfo};
 use queens::weight::{best, WeightError};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,6 +23,7 @@ pub struct WeightArgs {
 /// Reads the grid, solves it, prints the answer. Exit 1 when N = 2 or 3 (no placement), 2 on
 /// bad input or an unsupported size, 130 after Ctrl-C (the best placement so far is printed).
 pub fn run(args: &WeightArgs) -> Result<ExitCode, Failure> {
+    let format = args.search.output()?;
     let (name, text) = read_input(&args.file)?;
     let grid = parse_weight_grid(&text).map_err(|e| located(&name, &e))?;
     let started = Instant::now();
@@ -48,10 +49,10 @@ pub fn run(args: &WeightArgs) -> Result<ExitCode, Failure> {
         Err(e) => return Err(Failure::bad_input(format!("{name}: {e}"))),
     };
     let info = RunInfo::measured(started, &options);
-    if args.search.json {
-        emit_line(&output::to_json(&placement, info))?;
-    } else {
-        emit(&output::write_text(&placement))?;
+    match format {
+        OutputFormat::Json => emit_line(&output::to_json(&placement, info))?,
+        OutputFormat::Svg => emit(&svg::weight(&grid, &placement))?,
+        OutputFormat::Text => emit(&output::write_text(&placement))?,
     }
     if super::interrupted() {
         return Ok(ExitCode::from(EXIT_INTERRUPTED));

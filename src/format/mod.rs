@@ -8,6 +8,7 @@ mod input;
 pub mod repair;
 pub mod scale;
 pub mod solutions;
+pub mod svg;
 pub mod weight;
 
 pub use answer::{json_answer, RunInfo};

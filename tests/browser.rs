@@ -1,0 +1,323 @@
+//! The page in a real browser: headless Chromium driven over WebDriver (chromedriver's plain
+//! HTTP JSON protocol). Places queens by clicking squares, solves, steps through the repair
+//! plan, pastes a board, solves guard and weight problems, counts and browses solutions, and
+//! saves screenshots to target/screenshots/*.png.
+//!
+//! Skipped, with a note, when `chromedriver` is not on PATH (Debian: `apt-get install chromium
+//! chromium-driver`), unless `QUEENS_BROWSER_REQUIRED` is set; .ci/run installs both and runs
+//! this test with it set.
+#![cfg(feature = "serve")]
+
+mod support;
+mod web;
+
+use serde_json::{json, Value};
+use std::net::{SocketAddr, TcpListener};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use web::Server;
+
+fn on_path(program: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|p| p.is_file())
+}
+
+/// A chromedriver process and one browser session, both ended when dropped.
+struct Browser {
+    driver: Child,
+    addr: SocketAddr,
+    session: String,
+}
+
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
+
+impl Browser {
+    fn start(chromedriver: &PathBuf) -> Browser {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let driver = Command::new(chromedriver)
+            .arg(format!("--port={port}"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromedriver");
+        let addr = SocketAddr::from(([127, 0, 0, 1], port));
+        let started = Instant::now();
+        loop {
+            if std::net::TcpStream::connect(addr).is_ok() {
+                let ready = web::request(addr, "GET", "/status", None);
+                if ready.status == 200 && ready.json()["value"]["ready"] == true {
+                    break;
+                }
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "chromedriver did not start"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let mut browser = Browser {
+            driver,
+            addr,
+            session: String::new(),
+        };
+        let mut options = json!({
+            "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
+                     "--disable-dev-shm-usage", "--window-size=1400,1100"]
+        });
+        if let Some(binary) = on_path("chromium") {
+            options["binary"] = json!(binary);
+        }
+        let created = browser.call(
+            "POST",
+            "/session",
+            json!({"capabilities": {"alwaysMatch": {"goog:chromeOptions": options}}}),
+        );
+        browser.session = created["sessionId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no session: {created}"))
+            .to_string();
+        browser
+    }
+
+    /// One WebDriver command; returns its `value`.
+    fn call(&self, method: &str, path: &str, body: Value) -> Value {
+        let text = body.to_string();
+        let body = (method == "POST").then_some(text.as_bytes());
+        let stream = web::send_typed(self.addr, method, path, body, "application/json");
+        let reply = web::receive(stream);
+        let value = reply.json()["value"].clone();
+        assert_eq!(reply.status, 200, "{method} {path}: {value}");
+        value
+    }
+
+    fn session(&self, method: &str, rest: &str, body: Value) -> Value {
+        self.call(method, &format!("/session/{}{rest}", self.session), body)
+    }
+
+    fn open(&self, url: &str) {
+        self.session("POST", "/url", json!({ "url": url }));
+    }
+
+    fn find(&self, css: &str) -> String {
+        let v = self.session(
+            "POST",
+            "/element",
+            json!({"using": "css selector", "value": css}),
+        );
+        v[ELEMENT].as_str().expect("an element").to_string()
+    }
+
+    fn click(&self, css: &str) {
+        let id = self.find(css);
+        self.session("POST", &format!("/element/{id}/click"), json!({}));
+    }
+
+    fn text(&self, css: &str) -> String {
+        let id = self.find(css);
+        self.session("GET", &format!("/element/{id}/text"), Value::Null)
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    fn type_into(&self, css: &str, text: &str) {
+        let id = self.find(css);
+        self.session("POST", &format!("/element/{id}/clear"), json!({}));
+        self.session(
+            "POST",
+            &format!("/element/{id}/value"),
+            json!({ "text": text }),
+        );
+    }
+
+    fn script(&self, code: &str) -> Value {
+        self.session("POST", "/execute/sync", json!({"script": code, "args": []}))
+    }
+
+    fn count(&self, css: &str) -> u64 {
+        let code = format!("return document.querySelectorAll({}).length;", json!(css));
+        self.script(&code).as_u64().unwrap_or(0)
+    }
+
+    /// Waits until the text of `css` contains `wanted`, and returns it.
+    fn wait_text(&self, css: &str, wanted: &str) -> String {
+        let started = Instant::now();
+        loop {
+            let text = self.text(css);
+            if text.contains(wanted) {
+                return text;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "{css} never showed {wanted:?}; it shows {text:?}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    fn screenshot(&self, name: &str) {
+        let data = self.session("GET", "/screenshot", Value::Null);
+        let png = web::base64_decode(data.as_str().expect("base64"));
+        assert!(png.starts_with(b"\x89PNG"), "a PNG");
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");
+        std::fs::create_dir_all(&dir).expect("screenshot folder");
+        std::fs::write(dir.join(format!("{name}.png")), png).expect("write the screenshot");
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        if !self.session.is_empty() {
+            let path = format!("/session/{}", self.session);
+            let _ = web::request(self.addr, "DELETE", &path, None);
+        }
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+#[test]
+fn the_page_works_in_a_real_browser() {
+    let Some(chromedriver) = on_path("chromedriver") else {
+        // CI installs the browser and sets this, so that a missing one fails there.
+        assert!(
+            std::env::var_os("QUEENS_BROWSER_REQUIRED").is_none(),
+            "QUEENS_BROWSER_REQUIRED is set but chromedriver is not on PATH"
+        );
+        eprintln!(
+            "note: chromedriver is not on PATH; the browser test is skipped \
+             (apt-get install chromium chromium-driver)"
+        );
+        return;
+    };
+    let server = Server::start(&[]);
+    let browser = Browser::start(&chromedriver);
+    browser.open(&server.url());
+    browser.wait_text("#tabs", "Repair");
+
+    // Repair: clear the board and place the README's eight queens by clicking squares.
+    browser.click("#clear");
+    assert_eq!(browser.count("#editor svg.queen"), 0);
+    let queens = [
+        (1, 5),
+        (2, 1),
+        (4, 4),
+        (5, 0),
+        (6, 6),
+        (6, 7),
+        (7, 3),
+        (7, 7),
+    ];
+    for (r, c) in queens {
+        browser.click(&format!("#editor-{r}-{c}"));
+    }
+    assert_eq!(browser.count("#editor svg.queen"), 8);
+    assert!(browser.text("#hint").starts_with("8 of 8 queens placed"));
+    browser.screenshot("repair-editor");
+
+    browser.click("#solve");
+    let status = browser.wait_text("#status", "moves");
+    assert!(
+        status.starts_with("4 moves (proven optimal), relaxed count 3"),
+        "{status}"
+    );
+    // The server's picture: both boards, four numbered arrows.
+    assert_eq!(browser.count("#picture svg .move"), 4);
+    assert_eq!(browser.count("#picture svg .queen"), 16);
+    assert_eq!(browser.text("#move-counter"), "move 0 of 4");
+
+    // Step through the plan.
+    browser.click("#forward");
+    browser.click("#forward");
+    assert_eq!(browser.text("#move-counter"), "move 2 of 4");
+    assert!(
+        browser.text("#move-text").starts_with("Qh1-g2"),
+        "{}",
+        browser.text("#move-text")
+    );
+    assert_eq!(browser.count("#replay svg.queen"), 8);
+    assert_eq!(browser.count("#replay .square.to"), 1);
+    browser.screenshot("repair-step-2");
+    browser.click("#back");
+    assert_eq!(browser.text("#move-counter"), "move 1 of 4");
+    browser.click("#last");
+    assert_eq!(browser.text("#move-counter"), "move 4 of 4");
+    assert!(browser
+        .text("#queen-count")
+        .contains("8 queens on the board, none attacking"));
+    browser.click("#first");
+    browser.click("#play");
+    browser.wait_text("#move-counter", "move 4 of 4");
+    // The downloads hold the answers.
+    let json_link = browser.script("return document.getElementById('dl-json').href;");
+    assert!(json_link.as_str().unwrap().starts_with("blob:"));
+
+    // Paste an input file instead of clicking: four queens in one column.
+    browser.click("#text-box summary");
+    browser.type_into("#input", "q...\nq...\nq...\nq...\n");
+    browser.click("#load");
+    assert_eq!(browser.count("#editor svg.queen"), 4);
+    browser.click("#solve");
+    let status = browser.wait_text("#status", "proven");
+    assert!(status.starts_with("3 moves"), "{status}");
+    browser.click("#last");
+    assert_eq!(browser.text("#move-counter"), "move 3 of 3");
+    assert_eq!(browser.count("#replay svg.queen"), 4);
+
+    // Bad input shows the server's message.
+    browser.type_into("#input", "q.\n");
+    browser.click("#solve");
+    let status = browser.wait_text("#status", "error");
+    assert!(status.contains("400"), "{status}");
+
+    // Guard: mark squares by clicking, solve, see the queens.
+    browser.click("#tabs button[data-problem=guard]");
+    browser.click("#clear");
+    for (r, c) in [(0, 0), (0, 7), (3, 3), (5, 1), (7, 6), (6, 2), (2, 5)] {
+        browser.click(&format!("#editor-{r}-{c}"));
+    }
+    assert_eq!(browser.count("#editor .square.mark"), 7);
+    browser.click("#solve");
+    let status = browser.wait_text("#status", "proven optimal");
+    assert!(status.contains("guard"), "{status}");
+    assert_eq!(browser.count("#picture svg .mark"), 7);
+    assert!(browser.count("#picture svg .queen") >= 1);
+    browser.screenshot("guard");
+
+    // Weight: the random 8 x 8 numbers, solved.
+    browser.click("#tabs button[data-problem=weight]");
+    browser.click("#random");
+    browser.click("#solve");
+    let status = browser.wait_text("#status", "best sum");
+    assert!(status.contains("(proven optimal)"), "{status}");
+    assert_eq!(browser.count("#picture svg .queen"), 8);
+    browser.screenshot("weight");
+
+    // Count and browse.
+    browser.click("#tabs button[data-problem=count]");
+    browser.type_into("#count-n", "8");
+    browser.click("#count");
+    let result = browser.wait_text("#count-result", "solutions");
+    assert!(
+        result.starts_with("8-queens: 92 solutions, 12 unique"),
+        "{result}"
+    );
+    browser.wait_text("#page-label", "solutions 1 to 12");
+    assert_eq!(browser.count("#solutions-picture svg .solution"), 12);
+    browser.click("#next-page");
+    browser.wait_text("#page-label", "solutions 13 to 24");
+    browser.click("#unique");
+    browser.wait_text("#page-label", "solutions 1 to 12");
+    // 12 classes for N = 8: no further page.
+    let next_disabled = browser.script("return document.getElementById('next-page').disabled;");
+    assert_eq!(next_disabled, true);
+    browser.screenshot("solutions");
+    assert_eq!(server.status()["running"], 0);
+}
