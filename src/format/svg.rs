@@ -306,7 +306,7 @@ fn edges(out: &mut String, f: &Frame) {
     for r in 0..f.rows {
         let name = if chess {
             let rank = f.rows - r;
-            if (rank - 1) % step != 0 {
+            if !(rank - 1).is_multiple_of(step) {
                 continue;
             }
             rank.to_string()
