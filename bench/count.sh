@@ -1,14 +1,25 @@
 #!/usr/bin/env bash
-# Side-by-side timing of `queens count N` (ours, 2 threads) and a plain single-threaded C
-# bitmask counter with only the mirror symmetry (bench/somers.c, gcc -O3 -march=native),
-# for N = 12..17 (override with NS="12 13"), in one run. Prints wall times and CPU times
-# (user + system) and the ratios C / ours (above 1: ours is faster). The CPU ratio is the
-# work per core; on a busy machine it is the steadier figure. REPEAT=k keeps the best of k runs.
+# Side-by-side timing of `queens count N` (ours, THREADS=2 threads), Evgeny Kluev's
+# quadrant-join counter N-Queens-Count-Sol (C++20, same threads) and a plain single-threaded C
+# bitmask counter with only the mirror symmetry (bench/somers.c), for N = 16..19 (override with
+# NS="16 17"), interleaved: for each N and each of REPEAT rounds, ours, then Kluev's, then C.
+# Prints the best wall and CPU (user + system) times and the ratios other / ours (above 1: ours
+# is faster). The CPU ratio is the steadier figure on a busy machine.
+#
+# Kluev's counter is never part of this repository: it is cloned (or taken from KLUEV_SRC, a
+# checkout) and built outside the tree, under KLUEV_DIR (default ${TMPDIR:-/tmp}/queens-bench-
+# kluev), once per N with its board size set in solcounter.h (g++ -std=c++20 -O3
+# -march=native). KLUEV=0 leaves it out; SOMERS_MAX (default 17) is the largest N for the C
+# mirror counter (it takes minutes from N = 18 on).
 set -euo pipefail
 cd "$(git rev-parse --show-toplevel)"
-NS=${NS:-"12 13 14 15 16 17"}
+NS=${NS:-"16 17 18 19"}
 THREADS=${THREADS:-2}
 REPEAT=${REPEAT:-1}
+KLUEV=${KLUEV:-1}
+SOMERS_MAX=${SOMERS_MAX:-17}
+KLUEV_DIR=${KLUEV_DIR:-${TMPDIR:-/tmp}/queens-bench-kluev}
+KLUEV_URL=${KLUEV_URL:-https://github.com/EvgenyKluev/N-Queens-Count-Sol}
 if ! cargo build --release --quiet 2>/tmp/queens-bench-build.$$; then
     cat /tmp/queens-bench-build.$$ >&2
     exit 1
@@ -16,47 +27,85 @@ fi
 rm -f /tmp/queens-bench-build.$$
 mkdir -p target/bench
 gcc -O3 -march=native -o target/bench/somers bench/somers.c
-OUT=target/bench/last-output
-TIMES=target/bench/last-times
+OUT=$PWD/target/bench/last-output
+TIMES=$PWD/target/bench/last-times
 
-# Best "wall cpu" seconds of REPEAT runs of a command; its stdout is left in $OUT.
-measure() {
-    local best_wall="" best_cpu="" wall cpu
-    for _ in $(seq "$REPEAT"); do
-        /usr/bin/time -f '%e %U %S' -o "$TIMES" "$@" >"$OUT"
-        read -r wall user sys <"$TIMES"
-        cpu=$(echo "$user + $sys" | bc -l)
-        if [ -z "$best_wall" ] || [ "$(echo "$wall < $best_wall" | bc -l)" = 1 ]; then
-            best_wall=$wall
+# Kluev's counter for board size $1, built once: prints its path.
+kluev_binary() {
+    local n=$1 src=$KLUEV_DIR/src
+    if [ ! -f "$src/solcounter.h" ]; then
+        mkdir -p "$KLUEV_DIR"
+        if [ -n "${KLUEV_SRC:-}" ]; then
+            rm -rf "$src" && cp -r "$KLUEV_SRC" "$src"
+        else
+            git clone --quiet --depth 1 "$KLUEV_URL" "$src" >&2
         fi
-        if [ -z "$best_cpu" ] || [ "$(echo "$cpu < $best_cpu" | bc -l)" = 1 ]; then
-            best_cpu=$cpu
-        fi
-    done
-    echo "$best_wall $best_cpu"
+    fi
+    local build=$KLUEV_DIR/n$n
+    if [ ! -x "$build/nqueens" ]; then
+        rm -rf "$build" && mkdir -p "$build"
+        cp "$src"/*.h "$src"/*.cpp "$build"/
+        sed -i "s/inline constexpr int size = [0-9]*;/inline constexpr int size = $n;/" \
+            "$build/solcounter.h"
+        grep -q "inline constexpr int size = $n;" "$build/solcounter.h"
+        (cd "$build" && g++ -std=c++20 -O3 -march=native -o nqueens main.cpp -lpthread) >&2
+    fi
+    echo "$build/nqueens"
 }
 
+# "wall cpu" seconds of one run of a command; its stdout is left in $OUT.
+measure_once() {
+    /usr/bin/time -f '%e %U %S' -o "$TIMES" "$@" >"$OUT"
+    local wall user sys
+    read -r wall user sys <"$TIMES"
+    echo "$wall $(echo "$user + $sys" | bc -l)"
+}
+
+min() { if [ -z "$1" ] || [ "$(echo "$2 < $1" | bc -l)" = 1 ]; then echo "$2"; else echo "$1"; fi; }
+
 ratio() {
-    if [ "$(echo "$2 > 0" | bc -l)" = 1 ]; then
+    if [ -n "$1" ] && [ -n "$2" ] && [ "$(echo "$2 > 0" | bc -l)" = 1 ]; then
         printf '%.2f' "$(echo "$1 / $2" | bc -l)"
     else
         printf '%s' "-"
     fi
 }
 
-echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(uptime | sed 's/.*load/load/')"
-printf '%3s %12s | %9s %9s | %9s %9s | %10s %10s\n' N solutions "ours wall" "ours cpu" \
-    "C wall" "C cpu" "wall ratio" "cpu ratio"
+cell() { if [ -n "$1" ]; then printf '%.2f' "$1"; else printf '%s' "-"; fi; }
+
+echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(uptime | sed 's/.*load/load/'), threads $THREADS"
+printf '%3s %12s | %8s %8s | %8s %8s %7s %7s | %8s %8s %7s %7s\n' N solutions "ours" "ours" \
+    "Kluev" "Kluev" "K/ours" "K/ours" "C" "C" "C/ours" "C/ours"
+printf '%3s %12s | %8s %8s | %8s %8s %7s %7s | %8s %8s %7s %7s\n' "" "" wall cpu wall cpu wall \
+    cpu wall cpu wall cpu
 for n in $NS; do
-    read -r ours_wall ours_cpu < <(measure target/release/queens count "$n" --threads "$THREADS" --json)
-    ours_total=$(sed 's/.*"solutions":\([0-9]*\).*/\1/' "$OUT")
-    read -r c_wall c_cpu < <(measure target/bench/somers "$n")
-    c_total=$(cat "$OUT")
-    if [ "$ours_total" != "$c_total" ]; then
-        echo "MISMATCH at N = $n: ours $ours_total, C $c_total" >&2
-        exit 1
-    fi
-    printf '%3s %12s | %9.2f %9.2f | %9.2f %9.2f | %10s %10s\n' "$n" "$ours_total" \
-        "$ours_wall" "$ours_cpu" "$c_wall" "$c_cpu" "$(ratio "$c_wall" "$ours_wall")" \
-        "$(ratio "$c_cpu" "$ours_cpu")"
+    kbin=""
+    if [ "$KLUEV" = 1 ]; then kbin=$(kluev_binary "$n"); fi
+    ow="" oc="" kw="" kc="" cw="" cc=""
+    for _ in $(seq "$REPEAT"); do
+        read -r w c < <(measure_once target/release/queens count "$n" --threads "$THREADS" --json)
+        ow=$(min "$ow" "$w") oc=$(min "$oc" "$c")
+        ours_total=$(sed 's/.*"solutions":\([0-9]*\).*/\1/' "$OUT")
+        if [ -n "$kbin" ]; then
+            read -r w c < <(cd "$(dirname "$kbin")" && measure_once "$kbin" "$THREADS")
+            kw=$(min "$kw" "$w") kc=$(min "$kc" "$c")
+            k_total=$(sed -n 's/^Result: *//p' "$OUT")
+            if [ "$k_total" != "$ours_total" ]; then
+                echo "MISMATCH at N = $n: ours $ours_total, Kluev $k_total" >&2
+                exit 1
+            fi
+        fi
+        if [ "$n" -le "$SOMERS_MAX" ]; then
+            read -r w c < <(measure_once target/bench/somers "$n")
+            cw=$(min "$cw" "$w") cc=$(min "$cc" "$c")
+            if [ "$(cat "$OUT")" != "$ours_total" ]; then
+                echo "MISMATCH at N = $n: ours $ours_total, C $(cat "$OUT")" >&2
+                exit 1
+            fi
+        fi
+    done
+    printf '%3s %12s | %8s %8s | %8s %8s %7s %7s | %8s %8s %7s %7s\n' "$n" "$ours_total" \
+        "$(cell "$ow")" "$(cell "$oc")" "$(cell "$kw")" "$(cell "$kc")" \
+        "$(ratio "$kw" "$ow")" "$(ratio "$kc" "$oc")" "$(cell "$cw")" "$(cell "$cc")" \
+        "$(ratio "$cw" "$ow")" "$(ratio "$cc" "$oc")"
 done

@@ -8,6 +8,24 @@ use std::time::{Duration, Instant};
 /// Called with `(done, total)` work units as a long computation advances. Must be cheap.
 pub type ProgressFn = Arc<dyn Fn(u64, u64) + Send + Sync>;
 
+/// How far a computation cut into units has got, by units and by estimated work (any measure,
+/// e.g. estimated search nodes; units may differ in size by orders of magnitude, so the work is
+/// the better guide to the time left).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct WorkProgress {
+    /// Units finished.
+    pub done: u64,
+    /// Units in all.
+    pub total: u64,
+    /// Estimated work of the finished units.
+    pub done_work: f64,
+    /// Estimated work of all the units.
+    pub total_work: f64,
+}
+
+/// Called with a [`WorkProgress`] as a long computation advances. Must be cheap.
+pub type WorkProgressFn = Arc<dyn Fn(WorkProgress) + Send + Sync>;
+
 /// Limits and hooks for one solver call. `Options::default()` means: all cores, no time limit,
 /// no cancel flag, no progress reports.
 #[derive(Clone, Default)]
@@ -20,6 +38,9 @@ pub struct Options {
     pub cancel: Option<Arc<AtomicBool>>,
     /// Progress reports, for long runs.
     pub progress: Option<ProgressFn>,
+    /// Progress reports by units and estimated work, from computations that estimate their
+    /// units' work (counting); heard besides `progress`.
+    pub work_progress: Option<WorkProgressFn>,
 }
 
 impl std::fmt::Debug for Options {
@@ -29,6 +50,7 @@ impl std::fmt::Debug for Options {
             .field("time_limit", &self.time_limit)
             .field("cancel", &self.cancel.is_some())
             .field("progress", &self.progress.is_some())
+            .field("work_progress", &self.work_progress.is_some())
             .finish()
     }
 }
@@ -78,6 +100,13 @@ impl Options {
     pub fn report(&self, done: u64, total: u64) {
         if let Some(p) = &self.progress {
             p(done, total);
+        }
+    }
+
+    /// Reports progress by units and estimated work if a work callback is set.
+    pub fn report_work(&self, progress: WorkProgress) {
+        if let Some(p) = &self.work_progress {
+            p(progress);
         }
     }
 }

@@ -52,12 +52,8 @@ fn opts(threads: usize) -> Options {
 fn plan_units_sum_to_known_counts_for_small_boards() {
     for n in 1..=10 {
         let plan = TwoRowPlan::new(n).unwrap();
-        assert!(plan
-            .units()
-            .iter()
-            .enumerate()
-            .all(|(i, u)| u.id == i as u64));
-        let total = (0..plan.units().len())
+        assert!((0..plan.unit_count()).all(|i| plan.spec(i).unwrap().id == i));
+        let total = (0..plan.unit_count())
             .map(|i| plan.count_unit(i))
             .fold(UnitCount::default(), |a, b| a.checked_add(b).unwrap());
         assert_eq!(total, known(n), "N = {n}");
@@ -103,12 +99,8 @@ fn smallest_image_agrees_with_board_canonical_form() {
 fn counter_plan_units_sum_to_known_counts() {
     for n in 1..=14 {
         let plan = counter_plan(n).unwrap();
-        assert!(plan
-            .units()
-            .iter()
-            .enumerate()
-            .all(|(i, u)| u.id == i as u64));
-        let total = (0..plan.units().len())
+        assert!((0..plan.unit_count()).all(|i| plan.spec(i).unwrap().id == i));
+        let total = (0..plan.unit_count())
             .map(|i| plan.count_unit(i))
             .fold(UnitCount::default(), |a, b| a.checked_add(b).unwrap());
         assert_eq!(total, known(n), "N = {n}");
@@ -130,7 +122,7 @@ fn merged_shards_equal_single_run_and_known_counts() {
         let report = run(plan, &single, None, &opts(0)).unwrap();
         assert!(report.merged.is_complete());
         assert_eq!(report.merged.total, known(n), "N = {n}");
-        assert_eq!(record_count(&single), plan.units().len());
+        assert_eq!(record_count(&single) as u64, plan.unit_count());
         // Fewer shard counts on the big boards keep the test fast.
         let ks: &[u64] = if n >= 14 { &[7] } else { &[1, 3, 7, 16] };
         for &k in ks {
@@ -229,12 +221,12 @@ fn truncated_ledgers_resume_to_the_exact_count() {
         );
         assert_eq!(
             report.counted_now as usize,
-            plan.units().len() - complete_records,
+            plan.unit_count() as usize - complete_records,
             "cut at {cut}"
         );
         assert_eq!(
             record_count(&path),
-            plan.units().len(),
+            plan.unit_count() as usize,
             "cut at {cut}: a unit twice"
         );
         assert_eq!(report.merged.agreeing_duplicates, 0);
@@ -832,5 +824,76 @@ fn corrupted_bytes_never_give_a_wrong_count() {
         refused > 0 && recounted > 100,
         "{refused} refused, {recounted} recounted"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn shards_in_many_k_give_the_same_totals() {
+    // Every unit counted once; then every shard I/K, as the plan hands it out in batches, sums
+    // to the known count, for the CLI's plans of N = 12..16 and split plans (the cut used from
+    // N = 22 on) of smaller boards.
+    use queens::scale::counter_plan_split;
+    let mut plans: Vec<(u32, Box<dyn WorkPlan>)> =
+        (12..=16).map(|n| (n, counter_plan(n).unwrap())).collect();
+    for (n, split) in [(12, 1), (12, 2), (13, 2), (14, 1)] {
+        plans.push((n, Box::new(counter_plan_split(n, split).unwrap())));
+    }
+    for (n, plan) in &plans {
+        let len = plan.unit_count();
+        let counts: Vec<UnitCount> =
+            queens::schedule::collect_units(&(0..len).collect::<Vec<u64>>(), &opts(0), |&id, _| {
+                Some(plan.count_unit(id))
+            })
+            .into_iter()
+            .map(Option::unwrap)
+            .collect();
+        for k in [1u64, 2, 3, 16, 97, len + 5] {
+            let mut sum = UnitCount::default();
+            let mut units = 0;
+            for index in 0..k {
+                plan.for_each_batch(Some(Shard { index, count: k }), &mut |batch| {
+                    for u in batch {
+                        assert_eq!(u.id % k, index);
+                        sum = sum.checked_add(counts[u.id as usize]).unwrap();
+                        units += 1;
+                    }
+                    true
+                });
+            }
+            assert_eq!(units, len, "N = {n}, K = {k}");
+            assert_eq!(sum, known(*n), "N = {n}, K = {k}");
+        }
+    }
+}
+
+#[test]
+fn split_plans_run_through_ledgers_and_merge() {
+    // The cut of the large boards (constellations split by their next rows' queens) on a
+    // small board: shards into ledgers, merged, and a ledger of another cut refused.
+    use queens::scale::counter_plan_split;
+    let dir = scratch("split");
+    let n = 12;
+    let plan = counter_plan_split(n, 2).unwrap();
+    let paths: Vec<PathBuf> = (0..5)
+        .map(|i| {
+            let path = dir.join(format!("split-{i}.ledger"));
+            let report = run(&plan, &path, Some(Shard { index: i, count: 5 }), &opts(2)).unwrap();
+            assert!(report.merged.is_complete());
+            path
+        })
+        .collect();
+    let merged = merge_files(&plan, &paths);
+    assert!(merged.is_complete(), "{:?}", merged.problems);
+    assert_eq!(merged.total, known(n));
+    assert_eq!(merged.units_present, plan.unit_count());
+    let missing = merge_files(&plan, &paths[1..]);
+    assert!(!missing.is_complete());
+    assert_eq!(
+        missing.missing.iter().map(|(a, b)| b - a + 1).sum::<u64>(),
+        Shard { index: 0, count: 5 }.size(plan.unit_count())
+    );
+    let other = counter_plan_split(n, 1).unwrap();
+    let err = run(&other, &paths[0], None, &opts(2)).unwrap_err();
+    assert!(err.to_string().contains("another plan of N = 12"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -91,14 +91,11 @@ pub fn run_count(args: &CountArgs) -> Result<ExitCode, Failure> {
     let mut options = options;
     if progress.active() {
         let progress = progress.clone();
-        // Units run heaviest first, so the time per unit so far bounds the time per unit left:
-        // the estimate is an upper bound.
-        options.progress = Some(Arc::new(move |done, total| {
-            progress.units(done, total, "units", done as f64, total as f64);
-        }));
+        // Units run heaviest first: the time left is projected from their estimated work.
+        options.work_progress = Some(Arc::new(move |p| progress.work(p, "units")));
     }
     let counts = count(args.n, &options).map_err(|e| Failure::bad_input(e.to_string()));
-    drop(options.progress.take());
+    drop(options.work_progress.take());
     drop(progress);
     let counts = counts?;
     let seconds = start.elapsed().as_secs_f64();

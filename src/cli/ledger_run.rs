@@ -118,10 +118,9 @@ pub fn run_count(
 fn with_progress(options: &Options, wanted: bool) -> Options {
     let mut options = options.clone();
     let progress = Arc::new(Progress::new(wanted, "opening the ledger"));
-    if options.progress.is_none() && progress.active() {
-        options.progress = Some(Arc::new(move |done: u64, total: u64| {
-            progress.units(done, total, "units", done as f64, total as f64);
-        }));
+    if options.progress.is_none() && options.work_progress.is_none() && progress.active() {
+        // Units run heaviest first: the time left is projected from their estimated work.
+        options.work_progress = Some(Arc::new(move |p| progress.work(p, "units")));
     }
     options
 }

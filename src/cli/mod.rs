@@ -195,7 +195,7 @@ pub fn solver_options(threads: usize, time_limit: Option<Duration>) -> Options {
         threads,
         time_limit,
         cancel: Some(cancel_flag()),
-        progress: None,
+        ..Options::default()
     }
 }
 

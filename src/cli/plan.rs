@@ -1,10 +1,13 @@
 //! `queens plan N`: the independent work units of `queens count N`, heaviest first.
 
-use super::{emit, Failure};
+use super::{emit, parse_seconds, parse_threads, solver_options, Failure};
 use clap::Args;
-use queens::format::scale::{plan_json, plan_text};
+use queens::format::scale::{estimate_json, estimate_text, plan_json, plan_text, Projection};
+use queens::scale::estimate::{count_sample, sample};
 use queens::scale::{plan_for, Shard, WorkPlan};
+use queens::schedule::thread_count;
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 /// The library's plan for `n` ([`queens::scale::plan_for`]), or bad input (exit 2).
 pub fn plan_or_fail(n: u32) -> Result<Box<dyn WorkPlan>, Failure> {
@@ -30,11 +33,33 @@ pub struct PlanArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Project the whole count's cost in core-hours: count a deterministic sample of the
+    /// units (every K-th id), time it, and scale by the plan's estimated work.
+    #[arg(long)]
+    pub estimate: bool,
+    /// With --estimate: about how many units to sample.
+    #[arg(
+        long,
+        value_name = "UNITS",
+        default_value_t = 256,
+        requires = "estimate"
+    )]
+    pub sample: u64,
+    /// With --estimate: stop sampling after S seconds and project from the units finished.
+    #[arg(short = 't', long, value_name = "S", value_parser = parse_seconds, default_value = "60", requires = "estimate")]
+    pub time_limit: Duration,
+    /// With --estimate: worker threads for the sample (default: one per core).
+    #[arg(short = 'j', long, value_name = "T", default_value_t = 0, value_parser = parse_threads, requires = "estimate")]
+    pub threads: usize,
 }
 
-/// Prints the plan for N (or one shard of it).
+/// Prints the plan for N (or one shard of it), or its projected cost.
 pub fn run(args: &PlanArgs) -> Result<ExitCode, Failure> {
+    let started = Instant::now();
     let plan = plan_or_fail(args.n)?;
+    if args.estimate {
+        return estimate(args, plan.as_ref(), started);
+    }
     let text = if args.json {
         plan_json(plan.as_ref(), args.shard, args.summary)
     } else {
@@ -42,4 +67,42 @@ pub fn run(args: &PlanArgs) -> Result<ExitCode, Failure> {
     };
     emit(&text)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `queens plan N --estimate`: counts the sample and prints the projection.
+fn estimate(args: &PlanArgs, plan: &dyn WorkPlan, started: Instant) -> Result<ExitCode, Failure> {
+    let plan_seconds = started.elapsed().as_secs_f64();
+    let chosen = sample(plan, args.sample);
+    let options = solver_options(args.threads, Some(args.time_limit));
+    let (cpu0, wall0) = (cpu_seconds(), Instant::now());
+    let counted = count_sample(plan, &chosen, &options);
+    let wall = wall0.elapsed().as_secs_f64();
+    let cpu = cpu_seconds().zip(cpu0).map(|(b, a)| b - a);
+    let projection = Projection {
+        n: plan.n(),
+        plan_units: plan.unit_count(),
+        plan_seconds,
+        sample: &chosen,
+        counted,
+        wall_seconds: wall,
+        cpu_seconds: cpu,
+        threads: thread_count(args.threads),
+    };
+    let text = if args.json {
+        estimate_json(&projection)
+    } else {
+        estimate_text(&projection)
+    };
+    emit(&text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The CPU time (user + system) of this process so far, from /proc/self/stat (Linux; clock
+/// ticks of 1/100 s); `None` elsewhere.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let user: f64 = fields.get(11)?.parse().ok()?;
+    let system: f64 = fields.get(12)?.parse().ok()?;
+    Some((user + system) / 100.0)
 }

@@ -20,10 +20,11 @@ mod units;
 
 pub use crate::board::{is_canonical, Solutions};
 pub use units::{
-    constellations, default_split, plan, work_units, work_units_split, Constellation, WorkUnit,
-    MAX_PREFIX,
+    constellations, default_split, plan, unit_weight, work_units, work_units_split, Constellation,
+    Group, Skeleton, WorkUnit, MAX_PREFIX,
 };
 
+use crate::options::WorkProgress;
 use crate::schedule::Workers;
 use crate::{Deadline, Options};
 use serde::{Deserialize, Serialize};
@@ -171,26 +172,39 @@ pub fn count_units(
     Ok(tally_units(
         &workers,
         units,
+        &[],
         options,
         &options.deadline(),
         on_done,
     ))
 }
 
-/// [`count_units`] of valid units on `workers`, against a deadline already running.
+/// [`count_units`] of valid units on `workers`, against a deadline already running. `work[i]`
+/// is the estimated work of `units[i]` (empty: one per unit), reported with the progress.
 fn tally_units(
     workers: &Workers,
     units: &[WorkUnit],
+    work: &[f64],
     options: &Options,
     deadline: &Deadline,
     mut on_done: impl FnMut(&WorkUnit, &UnitCounts),
 ) -> Tally {
     let mut tally = Tally::default();
+    let work_of = |i: usize| work.get(i).copied().unwrap_or(1.0);
+    let mut progress = WorkProgress {
+        done: 0,
+        total: units.len() as u64,
+        done_work: 0.0,
+        total_work: (0..units.len()).map(work_of).sum(),
+    };
     let finished = workers.run(units, options, deadline, count_valid_unit, |batch| {
         for (i, counts) in batch {
             tally.add(&units[i], &counts);
             on_done(&units[i], &counts);
+            progress.done += 1;
+            progress.done_work += work_of(i);
         }
+        options.report_work(progress);
         Ok::<(), Infallible>(())
     });
     match finished {
@@ -202,14 +216,27 @@ fn tally_units(
 /// Counts all N-queens solutions and the solutions up to symmetry for `n` in `1..=32`. When
 /// the time limit or the cancel flag stops it (planning included), the counts of the finished
 /// units are returned with `complete: false`. Same answer for any thread count.
+///
+/// The units run heaviest first by their estimated work, which the progress reports of
+/// `options` carry ([`Options::report_work`]).
 pub fn count(n: u32, options: &Options) -> Result<Counts, CountError> {
     check_size(n)?;
     let deadline = options.deadline();
     let workers = Workers::new(options.threads);
-    let units = workers
-        .install(|| plan(n, default_split(n), &deadline))
+    let weighted = workers
+        .install(|| {
+            use rayon::prelude::*;
+            let skeleton = Skeleton::new(n, default_split(n), &deadline)?;
+            let mut all: Vec<(f64, WorkUnit)> = (0..skeleton.groups().len())
+                .into_par_iter()
+                .flat_map_iter(|g| skeleton.weighted_units(g, None))
+                .collect();
+            all.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.id.cmp(&b.1.id)));
+            Some(all)
+        })
         .unwrap_or_default();
-    let tally = tally_units(&workers, &units, options, &deadline, |_, _| {});
+    let (work, units): (Vec<f64>, Vec<WorkUnit>) = weighted.into_iter().unzip();
+    let tally = tally_units(&workers, &units, &work, options, &deadline, |_, _| {});
     let planned = !units.is_empty() || constellations(n).is_empty();
     Ok(Counts {
         n,

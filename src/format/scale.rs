@@ -274,20 +274,18 @@ pub fn merge_json(report: &MergeReport, ledgers: usize) -> String {
     serde_json::to_string(&out).unwrap_or_default() + "\n"
 }
 
-/// The units of `plan` that `queens plan` lists: all, or those of `shard`.
-fn listed(plan: &dyn WorkPlan, shard: Option<Shard>) -> Vec<usize> {
-    (0..plan.units().len())
-        .filter(|&i| shard.is_none_or(|s| s.contains(i as u64)))
-        .collect()
+/// The number of units `queens plan` lists: all, or those of `shard`.
+fn listed_count(plan: &dyn WorkPlan, shard: Option<Shard>) -> u64 {
+    let units = plan.unit_count();
+    shard.map_or(units, |s| s.size(units))
 }
 
 /// The text of `queens plan`: a summary line and (unless `summary`) one line per unit.
 pub fn plan_text(plan: &dyn WorkPlan, shard: Option<Shard>, summary: bool) -> String {
-    let listed = listed(plan, shard);
     let shard_words = match shard {
         Some(s) => format!(
             ", shard {s}: {} units (ids = {} mod {})",
-            listed.len(),
+            listed_count(plan, shard),
             s.index,
             s.count
         ),
@@ -296,21 +294,14 @@ pub fn plan_text(plan: &dyn WorkPlan, shard: Option<Shard>, summary: bool) -> St
     let mut text = format!(
         "N = {}: {} units, plan {}, heaviest first{shard_words}\n",
         plan.n(),
-        plan.units().len(),
+        plan.unit_count(),
         hex(plan_checksum(plan))
     );
     if !summary {
         let _ = writeln!(text, "{:>8}  {:<16}  unit", "id", "checksum");
-        for &i in &listed {
-            let u = plan.units()[i];
-            let _ = writeln!(
-                text,
-                "{:>8}  {}  {}",
-                u.id,
-                hex(u.checksum),
-                plan.describe_unit(i)
-            );
-        }
+        plan.for_each_unit(shard, &mut |u, description| {
+            let _ = writeln!(text, "{:>8}  {}  {}", u.id, hex(u.checksum), description);
+        });
     }
     text
 }
@@ -325,7 +316,7 @@ struct UnitJson {
 #[derive(Serialize)]
 struct PlanJson {
     n: u32,
-    units: usize,
+    units: u64,
     plan: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     shard: Option<String>,
@@ -337,21 +328,154 @@ struct PlanJson {
 /// "list":[{"id","checksum","unit"},..]}` (`shard` only with one, `list` unless `summary`).
 pub fn plan_json(plan: &dyn WorkPlan, shard: Option<Shard>, summary: bool) -> String {
     let list = (!summary).then(|| {
-        listed(plan, shard)
-            .into_iter()
-            .map(|i| UnitJson {
-                id: plan.units()[i].id,
-                checksum: hex(plan.units()[i].checksum),
-                unit: plan.describe_unit(i),
-            })
-            .collect()
+        let mut list = Vec::new();
+        plan.for_each_unit(shard, &mut |u, description| {
+            list.push(UnitJson {
+                id: u.id,
+                checksum: hex(u.checksum),
+                unit: description,
+            });
+        });
+        list
     });
     let out = PlanJson {
         n: plan.n(),
-        units: plan.units().len(),
+        units: plan.unit_count(),
         plan: hex(plan_checksum(plan)),
         shard: shard.map(|s| s.to_string()),
         list,
+    };
+    serde_json::to_string(&out).unwrap_or_default() + "\n"
+}
+
+/// A projection of a whole count's cost from a timed sample of its units
+/// ([`crate::scale::estimate`]), for `queens plan N --estimate`.
+#[derive(Clone, Debug)]
+pub struct Projection<'a> {
+    /// Board size.
+    pub n: u32,
+    /// Units in the plan.
+    pub plan_units: u64,
+    /// Seconds taken to make the plan.
+    pub plan_seconds: f64,
+    /// The sample.
+    pub sample: &'a crate::scale::estimate::Sample,
+    /// What counting it gave.
+    pub counted: crate::scale::estimate::SampleCount,
+    /// Wall seconds of counting the sample.
+    pub wall_seconds: f64,
+    /// CPU seconds (user + system) of counting it, where known.
+    pub cpu_seconds: Option<f64>,
+    /// Worker threads.
+    pub threads: usize,
+}
+
+impl Projection<'_> {
+    /// Projected core-seconds of the whole count: from CPU time where known, else from wall
+    /// time times the threads.
+    pub fn core_seconds(&self) -> Option<f64> {
+        let cost = self
+            .cpu_seconds
+            .unwrap_or(self.wall_seconds * self.threads as f64);
+        self.counted.project(self.sample, cost)
+    }
+
+    /// Share of the plan's estimated work that the counted units hold.
+    pub fn work_share(&self) -> f64 {
+        self.counted.work / self.sample.plan_work.max(f64::MIN_POSITIVE)
+    }
+}
+
+/// A duration in core time for people: seconds, minutes, hours or years.
+fn core_time(seconds: f64) -> String {
+    if seconds < 120.0 {
+        format!("{seconds:.1} core-seconds")
+    } else if seconds < 7200.0 {
+        format!("{:.1} core-minutes", seconds / 60.0)
+    } else if seconds < 3.0e8 {
+        format!("{:.1} core-hours", seconds / 3600.0)
+    } else {
+        format!(
+            "{:.3e} core-hours ({:.0} core-years)",
+            seconds / 3600.0,
+            seconds / 3.156e7
+        )
+    }
+}
+
+/// The text of `queens plan N --estimate`.
+pub fn estimate_text(p: &Projection<'_>) -> String {
+    let cpu = p
+        .cpu_seconds
+        .map_or("CPU time unknown".to_string(), |c| format!("{c:.2} s CPU"));
+    let mut text = format!(
+        "N = {}: {} units (plan made in {:.2} s); sample: shard {} ({} units), {} counted in \
+         {:.2} s wall, {cpu} on {} threads, {:.4}% of the estimated work\n",
+        p.n,
+        p.plan_units,
+        p.plan_seconds,
+        p.sample.shard,
+        p.counted.sample_units,
+        p.counted.units,
+        p.wall_seconds,
+        p.threads,
+        100.0 * p.work_share()
+    );
+    match p.core_seconds() {
+        Some(s) => {
+            let _ = writeln!(
+                text,
+                "projected: {} for the whole count ({:.0} s wall on {} such cores)",
+                core_time(s),
+                s / p.threads.max(1) as f64,
+                p.threads
+            );
+        }
+        None => text.push_str(
+            "projected: unknown, no unit of the sample finished within the time limit (raise \
+             --time-limit)\n",
+        ),
+    }
+    if p.counted.units < p.counted.sample_units {
+        text.push_str(
+            "note: the time limit cut the sample short; the projection uses the units finished\n",
+        );
+    }
+    text
+}
+
+#[derive(Serialize)]
+struct ProjectionJson {
+    n: u32,
+    units: u64,
+    plan_seconds: f64,
+    sample_shard: String,
+    sample_units: u64,
+    counted_units: u64,
+    work_share: f64,
+    wall_seconds: f64,
+    cpu_seconds: Option<f64>,
+    threads: usize,
+    core_seconds: Option<f64>,
+    core_hours: Option<f64>,
+}
+
+/// The JSON of `queens plan N --estimate` on one line, with its newline.
+pub fn estimate_json(p: &Projection<'_>) -> String {
+    let core = p.core_seconds();
+    let out = ProjectionJson {
+        n: p.n,
+        units: p.plan_units,
+        plan_seconds: p.plan_seconds,
+        sample_shard: p.sample.shard.to_string(),
+        sample_units: p.counted.sample_units,
+        counted_units: p.counted.units,
+        work_share: p.work_share(),
+        wall_seconds: p.wall_seconds,
+        cpu_seconds: p.cpu_seconds,
+        threads: p.threads,
+        core_seconds: core,
+        core_hours: core.map(|s| s / 3600.0),
     };
     serde_json::to_string(&out).unwrap_or_default() + "\n"
 }

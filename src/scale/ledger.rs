@@ -10,8 +10,9 @@
 //! checksum of the specs of units `first..=last` ([`range_checksum`]).
 
 use super::checksum::{checksum_bytes, hex, parse_hex};
-use super::plan::{plan_checksum, range_checksum, UnitCount, WorkPlan};
+use super::plan::{UnitCount, WorkPlan};
 use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
 use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -28,7 +29,7 @@ pub struct Header {
     pub n: u32,
     /// Number of units in the plan.
     pub units: u64,
-    /// [`plan_checksum`] of the plan.
+    /// [`WorkPlan::checksum`] of the plan.
     pub plan: u64,
 }
 
@@ -37,8 +38,8 @@ impl Header {
     pub fn for_plan(plan: &dyn WorkPlan) -> Self {
         Header {
             n: plan.n(),
-            units: plan.units().len() as u64,
-            plan: plan_checksum(plan),
+            units: plan.unit_count(),
+            plan: plan.checksum(),
         }
     }
 
@@ -74,22 +75,28 @@ pub struct Record {
     pub mod13: [u8; 2],
     /// Residues of `[solutions, unique_x8]` modulo 15, as written.
     pub mod15: [u8; 2],
-    /// [`range_checksum`] of the specs of units `first..=last`, as written.
+    /// [`super::range_checksum`] of the specs of units `first..=last`, as written.
     pub spec: u64,
 }
 
 impl Record {
     /// The record for units `first..=last` of `plan` with the given count; residues and spec
-    /// checksum computed here.
+    /// checksum computed here. Panics if the range is not in the plan.
     pub fn new(plan: &dyn WorkPlan, first: u64, last: u64, count: UnitCount) -> Self {
-        let specs = &plan.units()[first as usize..=last as usize];
+        let spec = plan.range_checksums(&[(first, last)])[0].expect("a range of the plan");
+        Record::with_spec(first, last, count, spec)
+    }
+
+    /// The record for units `first..=last` with the given count and spec checksum (residues
+    /// computed here).
+    pub fn with_spec(first: u64, last: u64, count: UnitCount, spec: u64) -> Self {
         Record {
             first,
             last,
             count,
             mod13: residues(count, 13),
             mod15: residues(count, 15),
-            spec: range_checksum(specs),
+            spec,
         }
     }
 
@@ -100,9 +107,7 @@ impl Record {
 
     /// Whether the record's range lies in `plan` and its spec checksum is the plan's for it.
     pub fn matches_plan(&self, plan: &dyn WorkPlan) -> bool {
-        let units = plan.units();
-        self.last < units.len() as u64
-            && range_checksum(&units[self.first as usize..=self.last as usize]) == self.spec
+        plan.range_checksums(&[(self.first, self.last)])[0] == Some(self.spec)
     }
 }
 
@@ -307,27 +312,37 @@ pub fn read_contents(bytes: &[u8]) -> LedgerContents {
 
 /// Ledger contents held in memory, one record per finished unit (line numbers from 2), for
 /// checking results that were never written to a file.
-pub fn contents_in_memory(plan: &dyn WorkPlan, results: &[(usize, UnitCount)]) -> LedgerContents {
+pub fn contents_in_memory(plan: &dyn WorkPlan, results: &[(u64, UnitCount)]) -> LedgerContents {
+    let ranges: Vec<(u64, u64)> = results.iter().map(|&(id, _)| (id, id)).collect();
+    let specs = plan.range_checksums(&ranges);
     LedgerContents {
         header: Some((1, Header::for_plan(plan))),
         records: results
             .iter()
+            .zip(specs)
             .enumerate()
-            .map(|(k, &(i, c))| (k + 2, Record::new(plan, i as u64, i as u64, c)))
+            .map(|(k, (&(id, c), spec))| {
+                let spec = spec.expect("a unit of the plan");
+                (k + 2, Record::with_spec(id, id, c, spec))
+            })
             .collect(),
         ..LedgerContents::default()
     }
 }
 
 /// The unit ids that usable records of `contents` cover (records matching the plan's spec
-/// checksums and with consistent residues), as a bitmap over the plan's units.
-pub fn finished_units(plan: &dyn WorkPlan, contents: &LedgerContents) -> Vec<bool> {
-    let mut done = vec![false; plan.units().len()];
-    for (_, rec) in &contents.records {
-        if rec.matches_plan(plan) && rec.residues_agree() {
-            for id in rec.first..=rec.last {
-                done[id as usize] = true;
-            }
+/// checksums and with consistent residues). Its size follows the ledger, not the plan.
+pub fn finished_units(plan: &dyn WorkPlan, contents: &LedgerContents) -> HashSet<u64> {
+    let ranges: Vec<(u64, u64)> = contents
+        .records
+        .iter()
+        .map(|(_, r)| (r.first, r.last))
+        .collect();
+    let specs = plan.range_checksums(&ranges);
+    let mut done = HashSet::new();
+    for ((_, rec), spec) in contents.records.iter().zip(specs) {
+        if spec == Some(rec.spec) && rec.residues_agree() {
+            done.extend(rec.first..=rec.last);
         }
     }
     done
@@ -410,16 +425,26 @@ impl LedgerWriter {
             })
     }
 
-    /// Appends one record per finished unit `(index, count)` of `plan`, in one write and one
+    /// Appends one record per finished unit `(id, count)` of `plan`, in one write and one
     /// `fsync`.
     pub fn append_units(
         &mut self,
         plan: &dyn WorkPlan,
-        units: &[(usize, UnitCount)],
+        units: &[(u64, UnitCount)],
     ) -> Result<(), LedgerError> {
+        let ranges: Vec<(u64, u64)> = units.iter().map(|&(id, _)| (id, id)).collect();
+        let specs = plan.range_checksums(&ranges);
         let lines: String = units
             .iter()
-            .map(|&(i, c)| record_line(&Record::new(plan, i as u64, i as u64, c)))
+            .zip(specs)
+            .map(|(&(id, c), spec)| {
+                record_line(&Record::with_spec(
+                    id,
+                    id,
+                    c,
+                    spec.expect("a unit of the plan"),
+                ))
+            })
             .collect();
         self.append(&lines)
     }
@@ -558,7 +583,8 @@ mod tests {
         assert_eq!(bad, vec![3, 4]);
         assert_eq!(c.torn_line, Some(5));
         assert_eq!(c.complete_len as usize, text.len() - 10);
-        assert_eq!(finished_units(plan, &c)[..2], [true, false]);
+        let done = finished_units(plan, &c);
+        assert!(done.contains(&0) && !done.contains(&1) && done.len() == 1);
         let c = read_contents(rec.as_bytes());
         assert!(c.header.is_none());
         assert!(c.bad_lines[0].reason.contains("must be the ledger header"));

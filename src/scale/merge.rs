@@ -5,8 +5,9 @@
 
 use super::checksum::hex;
 use super::ledger::{residues, Header, LedgerContents, Problem, Record};
-use super::plan::{range_checksum, UnitCount, UnitSpec, WorkPlan};
-use super::shard::{in_shard, Shard};
+use super::plan::{UnitCount, WorkPlan};
+use super::shard::Shard;
+use std::collections::BTreeMap;
 
 /// The outcome of checking ledgers against a plan.
 #[derive(Clone, Debug)]
@@ -57,44 +58,57 @@ pub fn merge(
     shard: Option<Shard>,
     files: &[(String, LedgerContents)],
 ) -> MergeReport {
-    let units = plan.units();
+    let plan_units = plan.unit_count();
     let expected_header = Header::for_plan(plan);
     let mut problems = Vec::new();
     let mut torn = Vec::new();
     let mut ignored = Vec::new();
-    let mut coverage = Coverage::new(units.len());
+    let at = |file: usize, line: usize, message: String| Problem {
+        file: files[file].0.clone(),
+        line,
+        message,
+    };
+    // The records of usable files, in reading order.
+    let mut owners = Vec::new();
     for (file, (name, contents)) in files.iter().enumerate() {
-        let at = |line: usize, message: String| Problem {
-            file: name.clone(),
-            line,
-            message,
-        };
         let checked = check_file(contents, &expected_header);
         torn.extend(checked.torn.map(|line| (name.clone(), line)));
-        problems.extend(checked.problems.into_iter().map(|(l, m)| at(l, m)));
-        ignored.extend(checked.ignored.into_iter().map(|(l, m)| at(l, m)));
-        if !checked.usable {
-            continue;
-        }
-        for &(line, record) in &contents.records {
-            let outcome = check_record(units, &record)
-                .and_then(|()| coverage.add(files, Owner { file, line, record }));
-            if let Err(message) = outcome {
-                problems.push(at(line, message));
-            }
+        problems.extend(checked.problems.into_iter().map(|(l, m)| at(file, l, m)));
+        ignored.extend(checked.ignored.into_iter().map(|(l, m)| at(file, l, m)));
+        if checked.usable {
+            owners.extend(contents.records.iter().map(|&(line, record)| Owner {
+                file,
+                line,
+                record,
+            }));
         }
     }
-    let totals = Totals::over(&coverage, shard, files);
+    // The plan's spec checksums of all their ranges at once (the plan makes each part of
+    // itself once, in id order).
+    let ranges: Vec<(u64, u64)> = owners
+        .iter()
+        .map(|o| (o.record.first, o.record.last.min(plan_units)))
+        .collect();
+    let specs = plan.range_checksums(&ranges);
+    let mut coverage = Coverage::new();
+    for (owner, spec) in owners.into_iter().zip(specs) {
+        let outcome =
+            check_record(plan_units, &owner.record, spec).and_then(|()| coverage.add(files, owner));
+        if let Err(message) = outcome {
+            problems.push(at(owner.file, owner.line, message));
+        }
+    }
+    let totals = Totals::over(&coverage, shard, files, plan_units);
     problems.extend(totals.problems.iter().cloned());
     problems.extend(totals.check(shard));
     MergeReport {
         n: plan.n(),
-        plan_units: units.len() as u64,
+        plan_units,
         shard,
         units_present: totals.present,
-        units_expected: shard.map_or(units.len() as u64, |s| s.size(units.len() as u64)),
+        units_expected: shard.map_or(plan_units, |s| s.size(plan_units)),
         agreeing_duplicates: coverage.agreeing_duplicates,
-        missing: id_ranges(totals.missing),
+        missing: totals.missing,
         problems,
         torn,
         ignored,
@@ -144,18 +158,21 @@ pub fn check_file(contents: &LedgerContents, expected: &Header) -> FileCheck {
     out
 }
 
-/// Checks one intact record against the plan's units: its range lies in the plan, its spec
-/// checksum is the plan's for that range, and its residues agree with its counts.
-pub fn check_record(units: &[UnitSpec], rec: &Record) -> Result<(), String> {
-    if rec.last >= units.len() as u64 {
-        return Err(format!(
-            "units {}-{} lie outside the plan (ids 0-{})",
-            rec.first,
-            rec.last,
-            units.len().saturating_sub(1)
-        ));
-    }
-    let spec = range_checksum(&units[rec.first as usize..=rec.last as usize]);
+/// Checks one intact record against a plan of `plan_units` units whose spec checksum for the
+/// record's range is `plan_spec` ([`WorkPlan::range_checksums`]): its range lies in the plan, its
+/// spec checksum is the plan's for that range, and its residues agree with its counts.
+pub fn check_record(plan_units: u64, rec: &Record, plan_spec: Option<u64>) -> Result<(), String> {
+    let spec = match plan_spec {
+        Some(spec) if rec.last < plan_units => spec,
+        _ => {
+            return Err(format!(
+                "units {}-{} lie outside the plan (ids 0-{})",
+                rec.first,
+                rec.last,
+                plan_units.saturating_sub(1)
+            ))
+        }
+    };
     if spec != rec.spec {
         return Err(format!(
             "{}: spec checksum {} differs from the plan's {}",
@@ -189,21 +206,32 @@ pub struct Owner {
 }
 
 /// Which record covers each unit of the plan (the first one read), and how many later records
-/// repeated one with equal results.
-#[derive(Clone, Debug)]
+/// repeated one with equal results. Its size follows the records, not the plan.
+#[derive(Clone, Debug, Default)]
 pub struct Coverage {
-    owner: Vec<Option<Owner>>,
+    /// The accepted records by their first id; their ranges are disjoint.
+    owners: BTreeMap<u64, Owner>,
     /// Records that repeat an earlier record with equal results.
     pub agreeing_duplicates: u64,
 }
 
 impl Coverage {
-    /// Nothing covered yet, for a plan of `units` units.
-    pub fn new(units: usize) -> Self {
-        Coverage {
-            owner: vec![None; units],
-            agreeing_duplicates: 0,
+    /// Nothing covered yet.
+    pub fn new() -> Self {
+        Coverage::default()
+    }
+
+    /// The accepted record covering the smallest id of `first..=last`, if any.
+    fn clash(&self, first: u64, last: u64) -> Option<Owner> {
+        if let Some((_, o)) = self.owners.range(..=first).next_back() {
+            if o.record.last >= first {
+                return Some(*o);
+            }
         }
+        if first >= last {
+            return None;
+        }
+        self.owners.range(first + 1..=last).next().map(|(_, o)| *o)
     }
 
     /// Adds a checked record (its range lies in the plan). A unit covered before must be
@@ -211,11 +239,8 @@ impl Coverage {
     /// else is an error naming the earlier record (`files` gives its file's name).
     pub fn add(&mut self, files: &[(String, LedgerContents)], new: Owner) -> Result<(), String> {
         let rec = new.record;
-        let clash = (rec.first..=rec.last).find_map(|id| self.owner[id as usize]);
-        let Some(old) = clash else {
-            for id in rec.first..=rec.last {
-                self.owner[id as usize] = Some(new);
-            }
+        let Some(old) = self.clash(rec.first, rec.last) else {
+            self.owners.insert(rec.first, new);
             return Ok(());
         };
         let orec = old.record;
@@ -242,11 +267,47 @@ impl Coverage {
     }
 }
 
+/// How many ids of `first..=last` belong to `shard` (all of them without one).
+fn in_shard_count(shard: Option<Shard>, first: u64, last: u64) -> u64 {
+    match shard {
+        None => last - first + 1,
+        Some(s) => {
+            // Ids below x in the shard: ceil((x - index) / count) for x > index.
+            let below = |x: u64| {
+                if x <= s.index {
+                    0
+                } else {
+                    (x - s.index).div_ceil(s.count)
+                }
+            };
+            below(last + 1) - below(first)
+        }
+    }
+}
+
+/// Appends to `out` the id ranges of `first..end` that belong to `shard`.
+fn push_missing(out: &mut Vec<(u64, u64)>, shard: Option<Shard>, first: u64, end: u64) {
+    if first >= end {
+        return;
+    }
+    match shard {
+        None | Some(Shard { count: 1, .. }) => out.push((first, end - 1)),
+        Some(s) => {
+            let offset = (s.index + s.count - first % s.count) % s.count;
+            let mut id = first.saturating_add(offset);
+            while id < end {
+                out.push((id, id));
+                id = id.saturating_add(s.count);
+            }
+        }
+    }
+}
+
 /// The sum over the expected units (of a shard, or of the whole plan) that records cover.
 #[derive(Clone, Debug, Default)]
 pub struct Totals {
-    /// Expected unit ids that no record covers, ascending.
-    pub missing: Vec<u64>,
+    /// Expected unit id ranges (inclusive) that no record covers, ascending.
+    pub missing: Vec<(u64, u64)>,
     /// Expected units covered.
     pub present: u64,
     /// The sum of the covering records (as far as it did not overflow).
@@ -260,28 +321,22 @@ pub struct Totals {
 }
 
 impl Totals {
-    /// Walks the plan's units once, adding each covering record once.
+    /// Walks the covering records in id order (a plan of `plan_units` units), adding each once
+    /// and noting the gaps.
     pub fn over(
         coverage: &Coverage,
         shard: Option<Shard>,
         files: &[(String, LedgerContents)],
+        plan_units: u64,
     ) -> Self {
         let mut out = Totals::default();
-        let units = coverage.owner.len() as u64;
-        let mut id = 0;
-        while id < units {
-            let Some(owner) = coverage.owner[id as usize] else {
-                if in_shard(shard, id) {
-                    out.missing.push(id);
-                }
-                id += 1;
-                continue;
-            };
+        let mut next = 0;
+        for owner in coverage.owners.values() {
             let rec = owner.record;
+            push_missing(&mut out.missing, shard, next, rec.first);
+            next = rec.last + 1;
             // A record counts toward a shard only if all its units belong to that shard.
-            let covered = (rec.first..=rec.last)
-                .filter(|&u| in_shard(shard, u))
-                .count() as u64;
+            let covered = in_shard_count(shard, rec.first, rec.last);
             if covered == rec.last - rec.first + 1 {
                 out.present += covered;
                 out.add(&rec);
@@ -297,8 +352,8 @@ impl Totals {
                     ),
                 });
             }
-            id = rec.last + 1;
         }
+        push_missing(&mut out.missing, shard, next, plan_units);
         out
     }
 
@@ -367,6 +422,27 @@ mod tests {
     use crate::scale::plan_for;
 
     #[test]
+    fn shard_counts_and_gaps_are_arithmetic() {
+        for count in 1..=7u64 {
+            for index in 0..count {
+                let shard = Some(Shard { index, count });
+                for first in 0..20u64 {
+                    for last in first..20 {
+                        let want = (first..=last).filter(|id| id % count == index).count();
+                        assert_eq!(in_shard_count(shard, first, last), want as u64);
+                        let mut gaps = Vec::new();
+                        push_missing(&mut gaps, shard, first, last);
+                        let ids: Vec<u64> = gaps.iter().flat_map(|&(a, b)| a..=b).collect();
+                        let want: Vec<u64> =
+                            (first..last).filter(|id| id % count == index).collect();
+                        assert_eq!(ids, want);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn ranges_compress() {
         assert_eq!(id_ranges([0, 1, 2, 5, 7, 8]), vec![(0, 2), (5, 5), (7, 8)]);
         assert_eq!(id_ranges([]), vec![]);
@@ -376,9 +452,8 @@ mod tests {
     fn checks_one_at_a_time() {
         let plan = plan_for(8).unwrap();
         let plan = plan.as_ref();
-        let results: Vec<(usize, UnitCount)> = (0..plan.units().len())
-            .map(|i| (i, plan.count_unit(i)))
-            .collect();
+        let len = plan.unit_count();
+        let results: Vec<(u64, UnitCount)> = (0..len).map(|i| (i, plan.count_unit(i))).collect();
         let contents = contents_in_memory(plan, &results);
         let header = Header::for_plan(plan);
         let ok = check_file(&contents, &header);
@@ -391,20 +466,21 @@ mod tests {
             .contains("ledger is for N = 8, not N = 9"));
 
         let (_, rec) = contents.records[3];
-        assert_eq!(check_record(plan.units(), &rec), Ok(()));
+        let spec = |r: &Record| plan.range_checksums(&[(r.first, r.last.min(len))])[0];
+        assert_eq!(check_record(len, &rec, spec(&rec)), Ok(()));
         let mut bad = rec;
         bad.mod13[0] = (bad.mod13[0] + 1) % 13;
-        assert!(check_record(plan.units(), &bad)
+        assert!(check_record(len, &bad, spec(&bad))
             .unwrap_err()
             .contains("residues"));
         bad = rec;
-        bad.last = plan.units().len() as u64;
-        assert!(check_record(plan.units(), &bad)
+        bad.last = len;
+        assert!(check_record(len, &bad, spec(&bad))
             .unwrap_err()
             .contains("outside the plan"));
 
         let files = vec![("a".to_string(), contents.clone())];
-        let mut coverage = Coverage::new(plan.units().len());
+        let mut coverage = Coverage::new();
         let owner = |record| Owner {
             file: 0,
             line: 5,
@@ -420,9 +496,10 @@ mod tests {
             .unwrap_err()
             .contains("conflict"));
 
-        let totals = Totals::over(&coverage, None, &files);
+        let totals = Totals::over(&coverage, None, &files, len);
         assert_eq!(totals.present, 1);
-        assert_eq!(totals.missing.len(), plan.units().len() - 1);
+        let missing: u64 = totals.missing.iter().map(|(a, b)| b - a + 1).sum();
+        assert_eq!(missing, len - 1);
         assert_eq!(totals.total, rec.count);
         assert_eq!(totals.check(None), None);
 

@@ -12,12 +12,14 @@
 //! - [`merge()`]: checks ledgers against the plan (every unit exactly once or duplicated with
 //!   equal results, residues, spec checksums, headers) and totals them.
 //! - [`checksum`]: the checksums of lines, units and plans.
+//! - [`estimate`]: the cost of a whole count projected from a deterministic sample of units.
 //! - `mpi` (cargo feature `mpi`): the same run over the ranks of an MPI job.
 //!
 //! Nothing here prints: reports and errors are values, progress goes through [`crate::Options`],
 //! and `crate::format::scale` writes them for people and machines.
 
 pub mod checksum;
+pub mod estimate;
 pub mod ledger;
 pub mod merge;
 #[cfg(feature = "mpi")]
@@ -35,8 +37,8 @@ pub use ledger::{
 };
 pub use merge::{id_ranges, merge, MergeReport};
 pub use plan::{
-    counter_plan, plan_checksum, plan_for, range_checksum, PlanError, UnitCount, UnitSpec,
-    UnitsPlan, WorkPlan,
+    counter_plan, counter_plan_split, list_checksum, plan_checksum, plan_for, range_checksum,
+    CounterPlan, PlanError, PlannedUnit, UnitCount, UnitSpec, UnitsPlan, WorkPlan, BATCH_UNITS,
 };
-pub use run::{check_ledger, run, RunReport};
+pub use run::{check_ledger, run, shard_size, RunReport};
 pub use shard::{missing_shards, Shard};

@@ -12,12 +12,13 @@
 
 use super::ledger::{contents_in_memory, finished_units, open_ledger, LedgerError, LedgerWriter};
 use super::merge::merge;
-use super::plan::{plan_checksum, UnitCount, WorkPlan};
+use super::plan::{UnitCount, WorkPlan};
 use super::run::{check_ledger, progress_after, units_to_count, RunReport};
 use super::shard::Shard;
 use crate::schedule::run_units;
 use crate::Options;
 use mpi::traits::*;
+use std::collections::HashSet;
 use std::path::Path;
 use thiserror::Error;
 
@@ -129,8 +130,8 @@ impl Mpi {
         let root = world.process_at_rank(0);
         let mine = [
             u64::from(plan.n()),
-            plan.units().len() as u64,
-            plan_checksum(plan),
+            plan.unit_count(),
+            plan.checksum(),
             0,
             0,
         ];
@@ -167,7 +168,7 @@ impl Mpi {
             if order[0] == STOP {
                 return counted;
             }
-            let c = plan.count_unit(order[0] as usize);
+            let c = plan.count_unit(order[0]);
             message = [
                 order[0],
                 c.solutions as u64,
@@ -188,7 +189,7 @@ impl Mpi {
         options: &Options,
     ) -> Result<MpiOutcome, MpiError> {
         let ranks = self.ranks();
-        let mut results: Vec<(usize, UnitCount)> = Vec::new();
+        let mut results: Vec<(u64, UnitCount)> = Vec::new();
         let mut notes = Vec::new();
         let mut writer: Option<LedgerWriter> = None;
         let done = match ledger {
@@ -198,7 +199,7 @@ impl Mpi {
                 writer = Some(w);
                 finished_units(plan, &contents)
             }
-            None => vec![false; plan.units().len()],
+            None => HashSet::new(),
         };
         let (todo, shard_size) = units_to_count(plan, shard, &done);
         let done_before = shard_size - todo.len() as u64;
@@ -206,7 +207,7 @@ impl Mpi {
         let mut counted_now = 0u64;
         // Appends a batch of results (one write and fsync for all of them) or keeps them in
         // memory.
-        let mut record = |batch: Vec<(usize, UnitCount)>| -> Result<(), LedgerError> {
+        let mut record = |batch: Vec<(u64, UnitCount)>| -> Result<(), LedgerError> {
             match writer.as_mut() {
                 Some(w) => w.append_units(plan, &batch)?,
                 None => results.extend_from_slice(&batch),
@@ -218,7 +219,7 @@ impl Mpi {
             run_units(
                 &todo,
                 &options,
-                |&index, _| Some(plan.count_unit(index)),
+                |&id, _| Some(plan.count_unit(id)),
                 |batch| record(batch.into_iter().map(|(k, c)| (todo[k], c)).collect()),
             )?;
         } else {
@@ -255,15 +256,15 @@ impl Mpi {
     /// deadline passes or `record` fails (its error is returned).
     fn hand_out(
         &self,
-        todo: &[usize],
+        todo: &[u64],
         options: &Options,
-        record: &mut (dyn FnMut(Vec<(usize, UnitCount)>) -> Result<(), LedgerError> + Send),
+        record: &mut (dyn FnMut(Vec<(u64, UnitCount)>) -> Result<(), LedgerError> + Send),
     ) -> Result<(), LedgerError> {
         let world = self.universe.world();
         let deadline = options.deadline();
         let total = todo.len() as u64;
         std::thread::scope(|scope| {
-            let (tx, rx) = std::sync::mpsc::channel::<(usize, UnitCount)>();
+            let (tx, rx) = std::sync::mpsc::channel::<(u64, UnitCount)>();
             let writer_thread = scope.spawn(move || -> Result<(), LedgerError> {
                 let mut recorded = 0;
                 while let Ok(first) = rx.recv() {
@@ -272,6 +273,13 @@ impl Mpi {
                     recorded += batch.len() as u64;
                     record(batch)?;
                     options.report(recorded, total);
+                    // Units only: the coordinator hands out ids, not work estimates.
+                    options.report_work(crate::options::WorkProgress {
+                        done: recorded,
+                        total,
+                        done_work: recorded as f64,
+                        total_work: total as f64,
+                    });
                 }
                 Ok(())
             });
@@ -287,10 +295,10 @@ impl Mpi {
                         unique_x8: u128::from(message[3]) | (u128::from(message[4]) << 64),
                     };
                     // A closed channel means the writer failed: hand out nothing more.
-                    writer_failed = tx.send((message[0] as usize, count)).is_err();
+                    writer_failed = tx.send((message[0], count)).is_err();
                 }
                 let order = match next.next() {
-                    Some(&i) if !writer_failed && !deadline.reached() => i as u64,
+                    Some(&id) if !writer_failed && !deadline.reached() => id,
                     _ => STOP,
                 };
                 if order == STOP {

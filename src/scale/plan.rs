@@ -2,7 +2,8 @@
 //! choice of the counting engine behind `count --ledger`, shards, MPI and `merge` ([`plan_for`]).
 
 use super::checksum::checksum_words;
-use crate::count::{count_unit, work_units, Tally, WorkUnit, MAX_N};
+use super::shard::{in_shard, Shard};
+use crate::count::{count_unit, default_split, Skeleton, Tally, WorkUnit, MAX_N};
 use crate::Deadline;
 use std::fmt;
 use thiserror::Error;
@@ -45,22 +46,72 @@ impl UnitCount {
     }
 }
 
+/// A unit as a plan hands it out to be counted: its id and its estimated work (in a measure of
+/// the plan's own, the same for all its units; 1 per unit when the plan has no estimate).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlannedUnit {
+    /// The unit's id.
+    pub id: u64,
+    /// Its estimated work.
+    pub work: f64,
+}
+
+/// The most units [`WorkPlan::for_each_batch`] hands out at once by default.
+pub const BATCH_UNITS: usize = 1 << 16;
+
 /// A deterministic work plan for counting the N-queens solutions of one board size.
 ///
-/// Promises: `units()` is the same on every machine and every run for the same `n()`; unit `i`
-/// has id `i`; units are ordered heaviest first (an estimate); `count_unit(i)` is pure, and the
-/// counts of all units sum to the full count (solutions and unique).
+/// Promises: the units, their ids `0..unit_count()` and their specs are the same on every
+/// machine and every run for the same `n()`; `count_unit(id)` is pure, and the counts of all
+/// units sum to the full count (solutions and unique). A plan need not hold its units in
+/// memory: a shard's units come from [`WorkPlan::for_each_batch`] and a range's spec checksum
+/// from [`WorkPlan::range_checksums`], so that a shard of a plan of 10^7 units starts at once
+/// in little memory.
 pub trait WorkPlan: Sync {
     /// Board size.
     fn n(&self) -> u32;
-    /// The units, in id order (`units()[i].id == i`), heaviest first.
-    fn units(&self) -> &[UnitSpec];
-    /// Counts unit `index`. Pure; may take seconds to minutes.
-    fn count_unit(&self, index: usize) -> UnitCount;
-    /// A short human description of unit `index` (e.g. its pre-placed queens), for `queens plan`.
-    fn describe_unit(&self, index: usize) -> String {
-        let _ = index;
+    /// Number of units; their ids are `0..unit_count()`.
+    fn unit_count(&self) -> u64;
+    /// The checksum of the whole plan (the ledger header's `plan`): two plans with the same
+    /// checksum cut the count the same way.
+    fn checksum(&self) -> u64;
+    /// The spec of unit `id`, `None` outside the plan.
+    fn spec(&self, id: u64) -> Option<UnitSpec>;
+    /// [`range_checksum`] of the specs of units `first..=last` for each range, `None` for a
+    /// range outside the plan. Quickest with the ranges in increasing order.
+    fn range_checksums(&self, ranges: &[(u64, u64)]) -> Vec<Option<u64>> {
+        ranges
+            .iter()
+            .map(|&(first, last)| {
+                let specs: Option<Vec<UnitSpec>> = (first..=last).map(|id| self.spec(id)).collect();
+                specs.map(|s| range_checksum(&s))
+            })
+            .collect()
+    }
+    /// Hands the units of `shard` (all units without one) to `batch`, a batch at a time, each
+    /// batch heaviest first, the heaviest batches first, until `batch` returns false. Each
+    /// unit comes exactly once.
+    fn for_each_batch(&self, shard: Option<Shard>, batch: &mut dyn FnMut(Vec<PlannedUnit>) -> bool);
+    /// The estimated work of the units of `shard` (of all without one): the sum of their
+    /// [`PlannedUnit::work`].
+    fn estimated_work(&self, shard: Option<Shard>) -> f64;
+    /// Counts unit `id`. Pure; may take seconds to minutes.
+    fn count_unit(&self, id: u64) -> UnitCount;
+    /// A short human description of unit `id` (e.g. its pre-placed queens), for `queens plan`.
+    fn describe_unit(&self, id: u64) -> String {
+        let _ = id;
         String::new()
+    }
+    /// Calls `f` with the spec and description of every unit of `shard` (all without one), in
+    /// id order, for `queens plan`.
+    fn for_each_unit(&self, shard: Option<Shard>, f: &mut dyn FnMut(UnitSpec, String)) {
+        for id in 0..self.unit_count() {
+            if in_shard(shard, id) {
+                if let Some(spec) = self.spec(id) {
+                    f(spec, self.describe_unit(id));
+                }
+            }
+        }
     }
 }
 
@@ -70,12 +121,16 @@ pub fn range_checksum(units: &[UnitSpec]) -> u64 {
     checksum_words(units.iter().flat_map(|u| [u.id, u.checksum]))
 }
 
-/// Checksum of a whole plan: its N, its size and every unit's spec. Two plans with the same
-/// checksum cut the count the same way.
+/// Checksum of a whole plan ([`WorkPlan::checksum`]).
 pub fn plan_checksum(plan: &dyn WorkPlan) -> u64 {
-    let units = plan.units();
+    plan.checksum()
+}
+
+/// The checksum of a plan given as a list of specs: its N, its size and every unit's spec (the
+/// checksum of [`UnitsPlan`]).
+pub fn list_checksum(n: u32, units: &[UnitSpec]) -> u64 {
     checksum_words(
-        [u64::from(plan.n()), units.len() as u64]
+        [u64::from(n), units.len() as u64]
             .into_iter()
             .chain(units.iter().flat_map(|u| [u.id, u.checksum])),
     )
@@ -86,7 +141,7 @@ pub fn plan_checksum(plan: &dyn WorkPlan) -> u64 {
 ///
 /// Each unit's spec checksum is [`checksum_words`] of N followed by `key(unit)` (e.g. the
 /// pre-placed queens' squares), so that a ledger written with another cut of the work is
-/// refused.
+/// refused. The plan's checksum is [`list_checksum`]; every unit's estimated work is 1.
 pub struct UnitsPlan<U, F> {
     n: u32,
     units: Vec<U>,
@@ -117,6 +172,11 @@ where
             count,
         }
     }
+
+    /// The units' specs, in id order.
+    pub fn specs(&self) -> &[UnitSpec] {
+        &self.specs
+    }
 }
 
 impl<U, F> WorkPlan for UnitsPlan<U, F>
@@ -128,16 +188,56 @@ where
         self.n
     }
 
-    fn units(&self) -> &[UnitSpec] {
-        &self.specs
+    fn unit_count(&self) -> u64 {
+        self.specs.len() as u64
     }
 
-    fn count_unit(&self, index: usize) -> UnitCount {
-        (self.count)(&self.units[index])
+    fn checksum(&self) -> u64 {
+        list_checksum(self.n, &self.specs)
     }
 
-    fn describe_unit(&self, index: usize) -> String {
-        format!("{:?}", self.units[index])
+    fn spec(&self, id: u64) -> Option<UnitSpec> {
+        self.specs.get(usize::try_from(id).ok()?).copied()
+    }
+
+    fn range_checksums(&self, ranges: &[(u64, u64)]) -> Vec<Option<u64>> {
+        ranges
+            .iter()
+            .map(|&(first, last)| {
+                let (first, last) = (usize::try_from(first).ok()?, usize::try_from(last).ok()?);
+                (first <= last && last < self.specs.len())
+                    .then(|| range_checksum(&self.specs[first..=last]))
+            })
+            .collect()
+    }
+
+    fn for_each_batch(
+        &self,
+        shard: Option<Shard>,
+        batch: &mut dyn FnMut(Vec<PlannedUnit>) -> bool,
+    ) {
+        let ids: Vec<PlannedUnit> = (0..self.specs.len() as u64)
+            .filter(|&id| in_shard(shard, id))
+            .map(|id| PlannedUnit { id, work: 1.0 })
+            .collect();
+        for chunk in ids.chunks(BATCH_UNITS) {
+            if !batch(chunk.to_vec()) {
+                return;
+            }
+        }
+    }
+
+    fn estimated_work(&self, shard: Option<Shard>) -> f64 {
+        let units = self.specs.len() as u64;
+        shard.map_or(units, |s| s.size(units)) as f64
+    }
+
+    fn count_unit(&self, id: u64) -> UnitCount {
+        (self.count)(&self.units[id as usize])
+    }
+
+    fn describe_unit(&self, id: u64) -> String {
+        format!("{:?}", self.units[id as usize])
     }
 }
 
@@ -162,17 +262,213 @@ pub fn plan_for(n: u32) -> Result<Box<dyn WorkPlan>, PlanError> {
 /// The plan of the fast counter: the units of [`crate::count::work_units`] in their order (ids
 /// equal), each counted by [`crate::count::count_unit`]; a unit's key is its border
 /// constellation, orbit and pre-placed prefix. `None` for N outside 1..=32.
+///
+/// Only the plan's outline ([`Skeleton`]: one entry per constellation class) is made; a
+/// shard's units are made from it a batch at a time, and the plan's checksum covers the
+/// outline (see [`CounterPlan`]).
 pub fn counter_plan(n: u32) -> Option<Box<dyn WorkPlan>> {
+    counter_plan_split(n, default_split(n)).map(|p| Box::new(p) as Box<dyn WorkPlan>)
+}
+
+/// The fast counter's plan with its constellations split by the queens of their first `split`
+/// free rows (the CLI's plan is [`counter_plan`], at [`default_split`]).
+pub fn counter_plan_split(n: u32, split: usize) -> Option<CounterPlan> {
     if !(1..=MAX_N).contains(&n) {
         return None;
     }
-    let units = work_units(n).into_iter().map(CounterUnit).collect();
-    Some(Box::new(UnitsPlan::new(
-        n,
-        units,
-        |u| counter_key(&u.0),
-        |u| counter_count(&u.0),
-    )))
+    let skeleton = Skeleton::new(n, split, &Deadline::never())?;
+    Some(CounterPlan::new(skeleton))
+}
+
+/// Marks the checksums of outline-based plans, so that they never equal a list checksum.
+const OUTLINE_PLAN_TAG: u64 = 0x7175_6565_6e73_0002; // "queens", version 2
+
+/// The fast counter's plan, held as its outline: the constellation classes heaviest first,
+/// each with its image, orbit, prefix depth and block of unit ids.
+///
+/// Its checksum is hierarchical: [`checksum_words`] of a version tag, N, the number of units,
+/// the split depth, the number of groups, and for every group its image's four border queens,
+/// orbit, prefix depth and number of units. A group's units follow from those words by a fixed
+/// rule (every placement of its prefix rows, in increasing column order), and each record's
+/// spec checksum still covers its own units (id, border queens, orbit, prefix), so a ledger of
+/// another cut is refused either way.
+pub struct CounterPlan {
+    skeleton: Skeleton,
+    checksum: u64,
+}
+
+impl CounterPlan {
+    /// The plan of an outline.
+    pub fn new(skeleton: Skeleton) -> Self {
+        let groups = skeleton.groups();
+        let head = [
+            OUTLINE_PLAN_TAG,
+            u64::from(skeleton.n()),
+            skeleton.units(),
+            skeleton.split() as u64,
+            groups.len() as u64,
+        ];
+        let checksum = checksum_words(head.into_iter().chain(groups.iter().flat_map(|g| {
+            let c = g.constellation;
+            [
+                u64::from(c.top),
+                u64::from(c.bottom),
+                u64::from(c.left),
+                u64::from(c.right),
+                u64::from(g.orbit),
+                u64::from(g.split),
+                g.units,
+            ]
+        })));
+        CounterPlan { skeleton, checksum }
+    }
+
+    /// The outline.
+    pub fn skeleton(&self) -> &Skeleton {
+        &self.skeleton
+    }
+
+    fn unit_spec(&self, unit: &WorkUnit) -> UnitSpec {
+        UnitSpec {
+            id: unit.id,
+            checksum: checksum_words(
+                std::iter::once(u64::from(self.skeleton.n())).chain(counter_key(unit)),
+            ),
+        }
+    }
+
+    /// The members of `shard` in group `g` (index and count; the whole group without a shard).
+    fn members(&self, g: usize, shard: Option<Shard>) -> u64 {
+        let group = self.skeleton.groups()[g];
+        match shard {
+            None => group.units,
+            Some(s) => {
+                if !self.skeleton.group_meets(g, s.index, s.count) {
+                    return 0;
+                }
+                let count = u128::from(s.count);
+                let offset =
+                    (u128::from(s.index) + count - u128::from(group.first_id) % count) % count;
+                ((u128::from(group.units) - offset - 1) / count + 1) as u64
+            }
+        }
+    }
+}
+
+impl WorkPlan for CounterPlan {
+    fn n(&self) -> u32 {
+        self.skeleton.n()
+    }
+
+    fn unit_count(&self) -> u64 {
+        self.skeleton.units()
+    }
+
+    fn checksum(&self) -> u64 {
+        self.checksum
+    }
+
+    fn spec(&self, id: u64) -> Option<UnitSpec> {
+        self.skeleton.unit(id).map(|u| self.unit_spec(&u))
+    }
+
+    fn range_checksums(&self, ranges: &[(u64, u64)]) -> Vec<Option<u64>> {
+        // Ranges in increasing order, each group's specs made once.
+        let mut order: Vec<usize> = (0..ranges.len()).collect();
+        order.sort_by_key(|&k| ranges[k]);
+        let mut out = vec![None; ranges.len()];
+        let mut cached: Option<(usize, Vec<UnitSpec>)> = None;
+        for k in order {
+            let (first, last) = ranges[k];
+            if first > last || last >= self.skeleton.units() {
+                continue;
+            }
+            let mut words = Vec::new();
+            for id in first..=last {
+                let g = self.skeleton.group_of(id).expect("id in the plan");
+                if cached.as_ref().is_none_or(|(c, _)| *c != g) {
+                    let specs = self
+                        .skeleton
+                        .expand(g, None)
+                        .iter()
+                        .map(|u| self.unit_spec(u))
+                        .collect();
+                    cached = Some((g, specs));
+                }
+                let (_, specs) = cached.as_ref().expect("just cached");
+                let spec = specs[(id - self.skeleton.groups()[g].first_id) as usize];
+                words.extend([spec.id, spec.checksum]);
+            }
+            out[k] = Some(checksum_words(words));
+        }
+        out
+    }
+
+    fn for_each_batch(
+        &self,
+        shard: Option<Shard>,
+        batch: &mut dyn FnMut(Vec<PlannedUnit>) -> bool,
+    ) {
+        let filter = shard.map(|s| (s.index, s.count));
+        let mut current: Vec<PlannedUnit> = Vec::new();
+        let flush = |current: &mut Vec<PlannedUnit>,
+                     batch: &mut dyn FnMut(Vec<PlannedUnit>) -> bool| {
+            current.sort_by(|a, b| b.work.total_cmp(&a.work).then(a.id.cmp(&b.id)));
+            batch(std::mem::take(current))
+        };
+        for g in 0..self.skeleton.groups().len() {
+            if self.members(g, shard) == 0 {
+                continue;
+            }
+            current.extend(
+                self.skeleton
+                    .weighted_units(g, filter)
+                    .into_iter()
+                    .map(|(work, u)| PlannedUnit { id: u.id, work }),
+            );
+            if current.len() >= BATCH_UNITS && !flush(&mut current, batch) {
+                return;
+            }
+        }
+        if !current.is_empty() {
+            flush(&mut current, batch);
+        }
+    }
+
+    fn estimated_work(&self, shard: Option<Shard>) -> f64 {
+        self.skeleton
+            .groups()
+            .iter()
+            .enumerate()
+            .map(|(g, group)| {
+                group.weight as f64 * self.members(g, shard) as f64 / group.units.max(1) as f64
+            })
+            .sum()
+    }
+
+    fn count_unit(&self, id: u64) -> UnitCount {
+        let unit = self.skeleton.unit(id).expect("a unit of the plan");
+        counter_count(&unit)
+    }
+
+    fn describe_unit(&self, id: u64) -> String {
+        self.skeleton
+            .unit(id)
+            .map(|u| format!("{:?}", CounterUnit(u)))
+            .unwrap_or_default()
+    }
+
+    fn for_each_unit(&self, shard: Option<Shard>, f: &mut dyn FnMut(UnitSpec, String)) {
+        let filter = shard.map(|s| (s.index, s.count));
+        for g in 0..self.skeleton.groups().len() {
+            if self.members(g, shard) == 0 {
+                continue;
+            }
+            for u in self.skeleton.expand(g, filter) {
+                f(self.unit_spec(&u), format!("{:?}", CounterUnit(u)));
+            }
+        }
+    }
 }
 
 /// The identifying words of a counter unit: border queens, orbit, prefix length and prefix.
@@ -240,12 +536,13 @@ impl fmt::Debug for CounterUnit {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::count::work_units_split;
 
     #[test]
     fn the_counter_plan_sums_to_the_count() {
         for n in 1..=10 {
             let plan = plan_for(n).unwrap();
-            let total = (0..plan.units().len())
+            let total = (0..plan.unit_count())
                 .map(|i| plan.count_unit(i))
                 .fold(UnitCount::default(), |a, b| a.checked_add(b).unwrap());
             let counts = crate::count::count(n, &crate::Options::with_threads(1)).unwrap();
@@ -265,7 +562,65 @@ mod tests {
             plan_checksum(a.as_ref()),
             plan_checksum(plan_for(9).unwrap().as_ref())
         );
-        let units = a.units();
-        assert_ne!(range_checksum(&units[0..1]), range_checksum(&units[1..2]));
+        let specs = [a.spec(0).unwrap(), a.spec(1).unwrap()];
+        assert_ne!(range_checksum(&specs[0..1]), range_checksum(&specs[1..2]));
+        let split = counter_plan_split(9, 1).unwrap();
+        assert_ne!(split.checksum(), a.checksum());
+    }
+
+    /// The outline-based plan agrees with its units made in full: ids, specs, range
+    /// checksums, shards (every unit once, in batches heaviest first) and estimated work.
+    #[test]
+    fn the_outline_gives_every_unit_and_shard() {
+        for n in [1u32, 4, 7, 9, 11] {
+            for split in 0..=2 {
+                let plan = counter_plan_split(n, split).unwrap();
+                let units = work_units_split(n, split);
+                assert_eq!(plan.unit_count(), units.len() as u64);
+                let specs: Vec<UnitSpec> = units.iter().map(|u| plan.unit_spec(u)).collect();
+                for (i, u) in units.iter().enumerate() {
+                    assert_eq!(u.id, i as u64);
+                    assert_eq!(plan.spec(i as u64), Some(specs[i]));
+                }
+                assert_eq!(plan.spec(units.len() as u64), None);
+                let len = units.len() as u64;
+                let ranges: Vec<(u64, u64)> = (0..len)
+                    .flat_map(|a| [(a, a), (a, (a + 3).min(len - 1)), (0, a)])
+                    .chain([(0, len), (len, len)])
+                    .rev()
+                    .collect();
+                let got = plan.range_checksums(&ranges);
+                for (&(a, b), got) in ranges.iter().zip(got) {
+                    let want = (b < len).then(|| range_checksum(&specs[a as usize..=b as usize]));
+                    assert_eq!(got, want, "N = {n}, split {split}, {a}..={b}");
+                }
+                let whole = plan.estimated_work(None);
+                for k in [1u64, 2, 3, 7, 64] {
+                    let mut seen = vec![0u32; units.len()];
+                    let mut work = 0.0;
+                    for index in 0..k {
+                        let shard = Shard { index, count: k };
+                        let mut shard_work = 0.0;
+                        plan.for_each_batch(Some(shard), &mut |batch| {
+                            assert!(batch.windows(2).all(|w| w[0].work >= w[1].work));
+                            for u in batch {
+                                assert!(shard.contains(u.id));
+                                seen[u.id as usize] += 1;
+                                shard_work += u.work;
+                            }
+                            true
+                        });
+                        let expected = plan.estimated_work(Some(shard));
+                        assert!((shard_work - expected).abs() <= 1e-6 * expected.max(1.0));
+                        work += shard_work;
+                    }
+                    assert!(
+                        seen.iter().all(|&s| s == 1),
+                        "N = {n}, split {split}, K = {k}"
+                    );
+                    assert!((work - whole).abs() <= 1e-6 * whole.max(1.0));
+                }
+            }
+        }
     }
 }

@@ -4,10 +4,12 @@
 
 use super::ledger::{finished_units, open_ledger, read_contents, LedgerError};
 use super::merge::{merge, MergeReport};
-use super::plan::WorkPlan;
+use super::plan::{PlannedUnit, UnitCount, WorkPlan};
 use super::shard::{in_shard, Shard};
-use crate::schedule::run_units;
+use crate::options::WorkProgress;
+use crate::schedule::Workers;
 use crate::Options;
+use std::collections::HashSet;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -41,19 +43,31 @@ pub fn check_ledger(
     Ok(merge(plan, shard, &[(name, read_contents(&bytes))]))
 }
 
-/// The units still to count: indices of the plan's units in `shard` that `done` does not hold,
-/// heaviest first; and how many units the shard has in all.
+/// The units still to count: the ids of the plan's units in `shard` that `done` does not hold,
+/// heaviest first batch by batch ([`WorkPlan::for_each_batch`]); and how many units the shard
+/// has in all. (For the MPI coordinator, which hands out ids; a local run streams the batches.)
 pub fn units_to_count(
     plan: &dyn WorkPlan,
     shard: Option<Shard>,
-    done: &[bool],
-) -> (Vec<usize>, u64) {
-    let units = plan.units().len();
-    let todo = (0..units)
-        .filter(|&i| in_shard(shard, i as u64) && !done[i])
-        .collect();
-    let size = shard.map_or(units as u64, |s| s.size(units as u64));
-    (todo, size)
+    done: &HashSet<u64>,
+) -> (Vec<u64>, u64) {
+    let mut todo = Vec::new();
+    plan.for_each_batch(shard, &mut |batch| {
+        todo.extend(
+            batch
+                .into_iter()
+                .map(|u| u.id)
+                .filter(|id| !done.contains(id)),
+        );
+        true
+    });
+    (todo, shard_size(plan, shard))
+}
+
+/// The number of units of `shard` (of the plan without one).
+pub fn shard_size(plan: &dyn WorkPlan, shard: Option<Shard>) -> u64 {
+    let units = plan.unit_count();
+    shard.map_or(units, |s| s.size(units))
 }
 
 /// `options` whose progress reports count `before` more units done and in all: for a schedule
@@ -68,16 +82,29 @@ pub fn progress_after(options: &Options, before: u64) -> Options {
     options
 }
 
+/// `options` whose unit progress reports say `before + done` of `total`: for one batch of a
+/// run when `before` units of `total` were done before it.
+fn progress_within(options: &Options, before: u64, total: u64) -> Options {
+    let mut options = options.clone();
+    if let Some(report) = options.progress.take() {
+        options.progress = Some(Arc::new(move |done, _| report(before + done, total)));
+    }
+    options
+}
+
 /// Counts the units of `plan` (of `shard` only, if given) that the ledger at `path` does not
 /// hold yet, appending one record per finished unit, then re-reads and checks the ledger.
 ///
-/// Units run `options.threads` at a time (0: one per core), heaviest first, each on one thread;
-/// finished units are written in batches with one write and one `fsync` each, so a kill at any
-/// moment loses at most the units in flight. The deadline in `options` (time limit, cancel) is
-/// polled between units: units already started are finished and recorded, and the report says
-/// `stopped`. Progress reports count the shard's units, those done earlier included. Returns
-/// [`LedgerError::Inconsistent`] if the ledger does not check out afterwards (e.g. it held
-/// conflicting records before the run).
+/// The shard's units come from the plan a batch at a time ([`WorkPlan::for_each_batch`]), so a
+/// shard of a huge plan starts at once and holds only one batch. Units run `options.threads`
+/// at a time (0: one per core), heaviest first, each on one thread; finished units are written
+/// in batches with one write and one `fsync` each, so a kill at any moment loses at most the
+/// units in flight. The deadline in `options` (time limit, cancel) is polled between units:
+/// units already started are finished and recorded, and the report says `stopped`. Progress
+/// reports count the shard's units, those done earlier included; the work reports
+/// ([`Options::report_work`]) carry the plan's work estimates, those of units done earlier
+/// counted as they are met. Returns [`LedgerError::Inconsistent`] if the ledger does not check
+/// out afterwards (e.g. it held conflicting records before the run).
 pub fn run(
     plan: &dyn WorkPlan,
     path: &Path,
@@ -85,18 +112,59 @@ pub fn run(
     options: &Options,
 ) -> Result<RunReport, LedgerError> {
     let (mut writer, contents, notes) = open_ledger(plan, path)?;
-    let (todo, shard_size) = units_to_count(plan, shard, &finished_units(plan, &contents));
-    let done_before = shard_size - todo.len() as u64;
-    let options = progress_after(options, done_before);
-    let finished = run_units(
-        &todo,
-        &options,
-        |&index, _| Some(plan.count_unit(index)),
-        |batch| {
-            let batch: Vec<_> = batch.into_iter().map(|(k, c)| (todo[k], c)).collect();
-            writer.append_units(plan, &batch)
-        },
-    )?;
+    let done = finished_units(plan, &contents);
+    drop(contents);
+    let total = shard_size(plan, shard);
+    let done_before = done.iter().filter(|&&id| in_shard(shard, id)).count() as u64;
+    let mut progress = WorkProgress {
+        done: done_before,
+        total,
+        done_work: 0.0,
+        total_work: plan.estimated_work(shard),
+    };
+    let deadline = options.deadline();
+    let workers = Workers::new(options.threads);
+    let mut counted_now = 0;
+    let mut failed = None;
+    plan.for_each_batch(shard, &mut |batch| {
+        let (old, todo): (Vec<PlannedUnit>, Vec<PlannedUnit>) =
+            batch.into_iter().partition(|u| done.contains(&u.id));
+        progress.done_work += old.iter().map(|u| u.work).sum::<f64>();
+        if todo.is_empty() {
+            return true;
+        }
+        options.report_work(progress);
+        let batch_options = progress_within(options, progress.done, total);
+        let finished = workers.run(
+            &todo,
+            &batch_options,
+            &deadline,
+            |u, _| Some(plan.count_unit(u.id)),
+            |results| {
+                let work: f64 = results.iter().map(|&(k, _)| todo[k].work).sum();
+                let results: Vec<(u64, UnitCount)> =
+                    results.into_iter().map(|(k, c)| (todo[k].id, c)).collect();
+                writer.append_units(plan, &results)?;
+                progress.done += results.len() as u64;
+                progress.done_work += work;
+                options.report_work(progress);
+                Ok(())
+            },
+        );
+        match finished {
+            Ok(f) => {
+                counted_now += f.done;
+                !f.stopped()
+            }
+            Err(e) => {
+                failed = Some(e);
+                false
+            }
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
     let merged = check_ledger(plan, path, shard)?;
     if !merged.problems.is_empty() {
         return Err(LedgerError::Inconsistent(merged.problems));
@@ -105,7 +173,7 @@ pub fn run(
     Ok(RunReport {
         merged,
         done_before,
-        counted_now: finished.done,
+        counted_now,
         stopped,
         notes,
     })

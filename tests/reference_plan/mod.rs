@@ -7,7 +7,9 @@
 //! Slow but simple; it shares nothing with the counter but the plan interface of
 //! `queens::scale`.
 
-use queens::scale::{checksum_words, UnitCount, UnitSpec, WorkPlan};
+use queens::scale::{
+    checksum_words, list_checksum, PlannedUnit, Shard, UnitCount, UnitSpec, WorkPlan,
+};
 
 /// The reference plan for one board size (N from 1 to 32).
 #[derive(Clone, Debug)]
@@ -115,13 +117,39 @@ impl WorkPlan for TwoRowPlan {
         self.n
     }
 
-    fn units(&self) -> &[UnitSpec] {
-        &self.specs
+    fn unit_count(&self) -> u64 {
+        self.specs.len() as u64
     }
 
-    fn count_unit(&self, index: usize) -> UnitCount {
+    fn checksum(&self) -> u64 {
+        list_checksum(self.n, &self.specs)
+    }
+
+    fn spec(&self, id: u64) -> Option<UnitSpec> {
+        self.specs.get(id as usize).copied()
+    }
+
+    fn for_each_batch(
+        &self,
+        shard: Option<Shard>,
+        batch: &mut dyn FnMut(Vec<PlannedUnit>) -> bool,
+    ) {
+        // One batch, in id order (heaviest first); one unit of work each.
+        let units = (0..self.specs.len() as u64)
+            .filter(|&id| shard.is_none_or(|s| s.contains(id)))
+            .map(|id| PlannedUnit { id, work: 1.0 })
+            .collect();
+        batch(units);
+    }
+
+    fn estimated_work(&self, shard: Option<Shard>) -> f64 {
+        let units = self.specs.len() as u64;
+        shard.map_or(units, |s| s.size(units)) as f64
+    }
+
+    fn count_unit(&self, id: u64) -> UnitCount {
         let n = self.n as usize;
-        let prefix = &self.prefixes[index][..self.depth];
+        let prefix = &self.prefixes[id as usize][..self.depth];
         let mut cols = [0u8; 32];
         cols[..self.depth].copy_from_slice(prefix);
         let Some((c, d, a)) = place(self.n, prefix) else {
@@ -132,8 +160,8 @@ impl WorkPlan for TwoRowPlan {
         count
     }
 
-    fn describe_unit(&self, index: usize) -> String {
-        let p = &self.prefixes[index][..self.depth];
+    fn describe_unit(&self, id: u64) -> String {
+        let p = &self.prefixes[id as usize][..self.depth];
         let cols: Vec<String> = p.iter().map(|c| c.to_string()).collect();
         match self.depth {
             1 => format!("column {} in the first row", cols[0]),
