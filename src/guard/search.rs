@@ -40,7 +40,7 @@ pub(crate) struct Board<const K: usize> {
     poll_interval: u32,
     /// The board symmetries (identity excluded) that map marks to marks, as permutations of
     /// square indices. They form a group together with the identity.
-    symmetries: Vec<Vec<u32>>,
+    pub(crate) symmetries: Vec<Vec<u32>>,
     /// The instruction-set level the search runs at ([`Isa::current`] unless a test sets it).
     pub(crate) isa: Isa,
 }
@@ -798,7 +798,7 @@ mod tests {
                     seed ^= seed << 13;
                     seed ^= seed >> 7;
                     seed ^= seed << 17;
-                    seed % 3 != 0
+                    !seed.is_multiple_of(3)
                 })
                 .collect();
             boards.push((9, 9, marked));
