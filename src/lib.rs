@@ -6,6 +6,8 @@
 //!   rectangular boards with the one canonical form, the one N-queens enumerator and
 //!   construction.
 //! - [`schedule`]: the one scheduler of independent work units over threads.
+//! - `cpu` (internal): the x86-64 instruction-set levels hot code is compiled for, chosen once
+//!   at run time (`QUEENS_CPU` caps the choice).
 //! - [`options`]: what every solver takes besides its problem: threads, time limit, cancel
 //!   flag, progress callback ([`Options`], [`Deadline`]).
 //! - [`problem`]: the plain inputs: weight grid, position and move, mark grid.
@@ -37,6 +39,7 @@
 
 pub mod board;
 pub mod count;
+mod cpu;
 pub mod format;
 pub mod guard;
 pub mod judge;

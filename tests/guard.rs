@@ -3,7 +3,10 @@
 //! A075458, A075324, A274138), the judge's sample, and `queens::verify` on every placement.
 
 use queens::board::{share_line, Square};
-use queens::guard::{count_minimum, cover, cover_independent, solve, GuardSet, MarkGrid, Rule};
+use queens::guard::{
+    count_minimum, cover, cover_independent, full_board_bound, solve, solve_with, BoundSource,
+    GuardOptions, GuardSet, MarkGrid, Rule,
+};
 use queens::verify;
 use queens::Options;
 use std::process::{Command, Stdio};
@@ -685,5 +688,151 @@ proptest::proptest! {
             solved(&marks, rule, &one_thread()),
             brute_force(&marks, independent)
         );
+    }
+}
+
+/// Every published bound the solver may cite stays at or below every value the tests know:
+/// A075458 (n <= 25), A075324 (n <= 31, independent guards being guards) and the rectangles
+/// of A274138 and A299029 up to 13 x 13 (computed by search, `support`).
+#[test]
+fn theorem_bounds_never_exceed_known_values() {
+    for n in 1..=31 {
+        let bound = full_board_bound(n, n).map_or(0, |(b, _)| b);
+        if let Some(&gamma) = DOMINATION.get(n - 1) {
+            assert!(bound <= gamma, "A075458 n = {n}: {bound} > {gamma}");
+        }
+        assert!(bound <= INDEPENDENT[n - 1], "A075324 n = {n}");
+        // Spencer's bound is the weakest and applies to every n.
+        assert!(bound >= (n - 1).div_ceil(2));
+    }
+    for (table, name) in [
+        (&support::A274138_TO_13[..], "A274138"),
+        (&support::A299029_TO_13[..], "A299029"),
+    ] {
+        for &(n, m, value) in table {
+            for (rows, cols) in [(n, m), (m, n)] {
+                let bound = full_board_bound(rows, cols).map_or(0, |(b, _)| b);
+                assert!(bound <= value, "{name} {rows}x{cols}: {bound} > {value}");
+            }
+        }
+    }
+    for (rows, cols, value) in [(8, 11, 6), (9, 11, 5), (10, 11, 5), (11, 11, 5)] {
+        assert!(full_board_bound(rows, cols).map_or(0, |(b, _)| b) <= value);
+    }
+}
+
+/// The rectangle tables up to 13 x 13 (A274138, A299029), each board solved with the theorems
+/// and without, in both orientations where it is quick.
+#[test]
+fn rectangle_tables_to_13() {
+    for (table, rule) in [
+        (&support::A274138_TO_13[..], Rule::Any),
+        (&support::A299029_TO_13[..], Rule::Independent),
+    ] {
+        for &(n, m, value) in table {
+            let marks = MarkGrid::full(n, m);
+            let cited = solve(&marks, rule, &Options::default()).unwrap();
+            assert!(cited.optimal, "{n}x{m}");
+            assert_eq!(checked(&marks, &cited), value, "{rule:?} {n}x{m}");
+            if n * m <= 100 {
+                let marks = MarkGrid::full(m, n);
+                let searched = solve_with(
+                    &marks,
+                    rule,
+                    &GuardOptions::without_theorems(),
+                    &one_thread(),
+                )
+                .unwrap();
+                assert_eq!(searched.lower_bound_source, BoundSource::Search);
+                assert_eq!(checked(&marks, &searched), value, "{rule:?} {m}x{n}");
+            }
+        }
+    }
+}
+
+/// With `without_theorems` every bound is the search's; with the theorems, answers whose bound
+/// is a theorem's say so, and the values agree.
+#[test]
+fn theorem_sources_are_labelled_and_optional() {
+    for n in 1..=11 {
+        let marks = MarkGrid::full(n, n);
+        let searched = solve_with(
+            &marks,
+            Rule::Any,
+            &GuardOptions::without_theorems(),
+            &one_thread(),
+        )
+        .unwrap();
+        let cited = solve(&marks, Rule::Any, &one_thread()).unwrap();
+        assert_eq!(searched.lower_bound_source, BoundSource::Search);
+        assert_eq!(checked(&marks, &searched), DOMINATION[n - 1]);
+        assert_eq!(checked(&marks, &cited), DOMINATION[n - 1]);
+        // The theorem is cited when its bound is the answer and beats the search's own root
+        // bound (from n = 5 on); otherwise the search proved the bound.
+        let (bound, source) = full_board_bound(n, n).unwrap();
+        if bound == DOMINATION[n - 1] && n >= 5 {
+            assert_eq!(cited.lower_bound_source, source, "n = {n}");
+        } else if bound < DOMINATION[n - 1] {
+            assert_eq!(cited.lower_bound_source, BoundSource::Search, "n = {n}");
+        }
+    }
+    let (code, out, _) = queens(&["guard", "--full", "9"], "");
+    assert_eq!(code, 0);
+    assert!(out.contains("optimal (proven; lower bound by theorem: Finozhenok and Weakley 2007)"));
+    let (code, out, _) = queens(&["guard", "--full", "9", "--no-theorems", "--json"], "");
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (v["guards"].as_u64(), v["lower_bound_source"].as_str()),
+        (Some(5), Some("search"))
+    );
+    let (code, out, _) = queens(&["guard", "--table", "6"], "");
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 21);
+    assert_eq!(lines[0], "1 1 1 search");
+    assert_eq!(lines[20], "6 6 3 theorem: Finozhenok and Weakley 2007");
+    for line in lines {
+        let fields: Vec<&str> = line.splitn(4, ' ').collect();
+        let (n, m, v): (usize, usize, usize) = (
+            fields[0].parse().unwrap(),
+            fields[1].parse().unwrap(),
+            fields[2].parse().unwrap(),
+        );
+        let known = support::A274138_TO_13
+            .iter()
+            .find(|e| (e.0, e.1) == (n, m))
+            .unwrap();
+        assert_eq!(v, known.2, "{line}");
+    }
+}
+
+/// Frontier boards whose minimum a theorem meets: the witness search finds it in well under a
+/// second, and the answer is proven (gamma(Q_17) = 9, gamma(Q_25) = 13).
+#[test]
+fn frontier_witnesses_meet_the_theorem_fast() {
+    for n in [17, 25] {
+        let marks = MarkGrid::full(n, n);
+        let answer = solve(&marks, Rule::Any, &Options::default()).unwrap();
+        assert!(answer.optimal, "n = {n}");
+        assert_eq!(checked(&marks, &answer), DOMINATION[n - 1]);
+        assert_eq!(
+            answer.lower_bound_source,
+            BoundSource::Theorem("Finozhenok and Weakley 2007")
+        );
+    }
+}
+
+/// The other frontier boards where the theorem meets the known value: proven by a witness
+/// (n = 18 about 25 s, 19 about 1 s, 21 about 9 s on 2 loaded cores; run with `--ignored`).
+/// n = 23 (12 queens) is not found within the witness budget yet.
+#[test]
+#[ignore]
+fn frontier_witnesses_18_19_21() {
+    for n in [18, 19, 21] {
+        let marks = MarkGrid::full(n, n);
+        let answer = solve(&marks, Rule::Any, &Options::default()).unwrap();
+        assert!(answer.optimal, "n = {n}");
+        assert_eq!(checked(&marks, &answer), DOMINATION[n - 1]);
     }
 }

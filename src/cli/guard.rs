@@ -4,9 +4,10 @@ use super::progress::Progress;
 use super::EXIT_INTERRUPTED;
 use super::{emit, emit_line, interrupted, located, read_input, Failure, OutputFormat, SearchArgs};
 use clap::Args;
+use queens::format::guard::table_line;
 use queens::format::guard::{json_answer, text_answer};
 use queens::format::{parse_mark_grid, svg, RunInfo};
-use queens::guard::{count_minimum, solve, MarkGrid, Rule, MAX_GUARD_SIDE};
+use queens::guard::{count_minimum, solve_with, GuardOptions, MarkGrid, Rule, MAX_GUARD_SIDE};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -27,6 +28,13 @@ pub struct GuardArgs {
     /// Also count the distinct guard sets of the minimum size (`minimum_sets` in JSON).
     #[arg(long)]
     pub count_sets: bool,
+    /// Prove every lower bound by search, citing no theorem (`lower_bound_source: search`).
+    #[arg(long)]
+    pub no_theorems: bool,
+    /// Print the table of full m x n boards, 1 <= m <= n <= N (OEIS order: `n m value source`
+    /// per line), instead of one answer.
+    #[arg(long, value_name = "N", conflicts_with_all = ["file", "full", "count_sets"])]
+    pub table: Option<usize>,
     #[command(flatten)]
     pub search: SearchArgs,
 }
@@ -56,6 +64,9 @@ fn parse_size(text: &str) -> Result<(usize, usize), String> {
 
 /// Runs `queens guard`.
 pub fn run(args: &GuardArgs) -> Result<ExitCode, Failure> {
+    if let Some(n) = args.table {
+        return run_table(args, n);
+    }
     let format = args.search.output()?;
     let marks = match args.full {
         Some((rows, cols)) => MarkGrid::full(rows, cols),
@@ -80,7 +91,8 @@ pub fn run(args: &GuardArgs) -> Result<ExitCode, Failure> {
             ));
         }));
     }
-    let placement = solve(&marks, rule, &options).map_err(|e| Failure::bad_input(e.to_string()))?;
+    let placement = solve_with(&marks, rule, &guard_options(args), &options)
+        .map_err(|e| Failure::bad_input(e.to_string()))?;
     // The count needs the proven minimum; it is absent when the time limit stops either part.
     let sets = if args.count_sets && placement.optimal {
         count_minimum(&marks, rule, &options)
@@ -105,6 +117,47 @@ pub fn run(args: &GuardArgs) -> Result<ExitCode, Failure> {
     }
     if interrupted() {
         return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The guard search's choices from the flags.
+fn guard_options(args: &GuardArgs) -> GuardOptions {
+    if args.no_theorems {
+        GuardOptions::without_theorems()
+    } else {
+        GuardOptions::default()
+    }
+}
+
+/// `queens guard --table N`: one line per full board n x m, 1 <= m <= n <= N, rows in order
+/// (the time limit applies to each board).
+fn run_table(args: &GuardArgs, n: usize) -> Result<ExitCode, Failure> {
+    if n == 0 || n > MAX_GUARD_SIDE {
+        return Err(Failure::bad_input(format!(
+            "a table of side {n} is not supported: sides must be from 1 to {MAX_GUARD_SIDE}"
+        )));
+    }
+    let rule = if args.independent {
+        Rule::Independent
+    } else {
+        Rule::Any
+    };
+    let options = args.search.options();
+    for rows in 1..=n {
+        for cols in 1..=rows {
+            let answer = solve_with(
+                &MarkGrid::full(rows, cols),
+                rule,
+                &guard_options(args),
+                &options,
+            )
+            .map_err(|e| Failure::bad_input(e.to_string()))?;
+            emit_line(&table_line(&answer))?;
+            if interrupted() {
+                return Ok(ExitCode::from(EXIT_INTERRUPTED));
+            }
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,7 +1,7 @@
 //! Output of `queens guard`: the board drawn as text, and the JSON answer.
 
 use super::{text_board, RunInfo};
-use crate::guard::{GuardSet, MarkGrid};
+use crate::guard::{BoundSource, GuardSet, MarkGrid};
 use serde_json::json;
 
 /// The board with `Q` for a queen, `X` for an unoccupied mark and `.` for anything else, one
@@ -33,13 +33,13 @@ pub fn text_answer(marks: &MarkGrid, placement: &GuardSet, sets: Option<Option<u
     } else {
         kind.to_string()
     };
-    let status = if placement.optimal {
-        "optimal (proven)".to_string()
-    } else {
-        format!(
-            "not proven optimal: at least {} needed",
+    let status = match (placement.optimal, placement.lower_bound_source) {
+        (true, BoundSource::Search) => "optimal (proven)".to_string(),
+        (true, source) => format!("optimal (proven; lower bound by {source})"),
+        (false, source) => format!(
+            "not proven optimal: at least {} needed (by {source})",
             placement.lower_bound
-        )
+        ),
     };
     let verb = if count == 1 { "guards" } else { "guard" };
     let sets = match sets {
@@ -78,4 +78,28 @@ pub fn json_answer(guards: &GuardSet, minimum_sets: Option<u128>, info: RunInfo)
         };
     }
     super::json_answer("guard", &fields, info)
+}
+
+/// One line of `queens guard --table`: `rows cols value` and where the value's lower bound
+/// comes from (`search` or `theorem: ...`), with `?` after the value when it is not proven
+/// (then the proven lower bound follows).
+pub fn table_line(guards: &GuardSet) -> String {
+    if guards.optimal {
+        format!(
+            "{} {} {} {}",
+            guards.rows,
+            guards.cols,
+            guards.queens.len(),
+            guards.lower_bound_source
+        )
+    } else {
+        format!(
+            "{} {} {}? at least {} ({})",
+            guards.rows,
+            guards.cols,
+            guards.queens.len(),
+            guards.lower_bound,
+            guards.lower_bound_source
+        )
+    }
 }

@@ -19,13 +19,13 @@ impl<const K: usize> Bits<K> {
     }
 
     /// Adds square `i`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn insert(&mut self, i: usize) {
         self.0[i >> 6] |= 1u64 << (i & 63);
     }
 
     /// Intersection.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn and(&self, other: &Self) -> Self {
         let mut out = *self;
         for k in 0..K {
@@ -35,7 +35,7 @@ impl<const K: usize> Bits<K> {
     }
 
     /// Squares of `self` not in `other`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn and_not(&self, other: &Self) -> Self {
         let mut out = *self;
         for k in 0..K {
@@ -45,7 +45,7 @@ impl<const K: usize> Bits<K> {
     }
 
     /// Union.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn or(&self, other: &Self) -> Self {
         let mut out = *self;
         for k in 0..K {
@@ -55,13 +55,13 @@ impl<const K: usize> Bits<K> {
     }
 
     /// Number of squares in the set.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn count(&self) -> u32 {
         self.0.iter().map(|w| w.count_ones()).sum()
     }
 
     /// Size of the intersection with `other`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn count_and(&self, other: &Self) -> u32 {
         let mut total = 0;
         for k in 0..K {
@@ -71,19 +71,19 @@ impl<const K: usize> Bits<K> {
     }
 
     /// Whether the set is empty.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn is_empty(&self) -> bool {
         self.0.iter().all(|&w| w == 0)
     }
 
     /// Whether every square of `self` is in `other`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn is_subset(&self, other: &Self) -> bool {
         (0..K).all(|k| self.0[k] & !other.0[k] == 0)
     }
 
     /// The squares of the set in increasing order.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn ones(&self) -> Ones<'_, K> {
         Ones {
             bits: self,
@@ -103,7 +103,7 @@ pub(crate) struct Ones<'a, const K: usize> {
 impl<const K: usize> Iterator for Ones<'_, K> {
     type Item = usize;
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Option<usize> {
         loop {
             if self.current != 0 {

@@ -11,6 +11,7 @@
 use super::bits::Bits;
 use super::search::Board;
 use crate::Deadline;
+use std::time::Instant;
 
 /// The search state: the queens, how many queens occupy or attack each square, and the sets
 /// derived from those counts.
@@ -92,14 +93,15 @@ impl Rng {
     }
 }
 
-/// Tries to shrink `cover` (a cover of the board's marks) until `deadline` or `max_steps`
-/// swaps; returns the smallest cover found (`cover` itself if none). Stops early once a cover
+/// Tries to shrink `cover` (a cover of the board's marks) until `deadline`, `until` (if given)
+/// or `max_steps` swaps; returns the smallest cover found (`cover` itself if none). Stops early once a cover
 /// of `lower_bound` queens is found.
 pub(crate) fn improve<const K: usize>(
     board: &Board<K>,
     cover: &[usize],
     lower_bound: usize,
     deadline: &Deadline,
+    until: Option<Instant>,
     max_steps: u64,
 ) -> Vec<usize> {
     let mut best = cover.to_vec();
@@ -114,7 +116,7 @@ pub(crate) fn improve<const K: usize>(
     let mut free_to_remove = vec![0u64; board.squares];
     let mut fewest_uncovered = u32::MAX;
     for step in 0..max_steps {
-        if step % 256 == 0 && deadline.reached() {
+        if step % 256 == 0 && (deadline.reached() || until.is_some_and(|t| Instant::now() >= t)) {
             break;
         }
         let uncovered = state.uncovered(board);
@@ -223,7 +225,7 @@ mod tests {
             for independent in [false, true] {
                 let board = Board::<8>::new(marks.rows, marks.cols, &marks.marked, independent);
                 let greedy = board.greedy();
-                let better = improve(&board, &greedy, 1, &Deadline::never(), 20_000);
+                let better = improve(&board, &greedy, 1, &Deadline::never(), None, 20_000);
                 assert!(better.len() <= greedy.len());
                 let placed = squares(marks.cols, &better);
                 if independent {

@@ -13,12 +13,14 @@
 mod bits;
 mod local;
 mod search;
+mod witness;
 
 use crate::board::{Square, MAX_SIDE};
 pub use crate::problem::MarkGrid;
 use crate::Options;
 use search::{Board, Level};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 use thiserror::Error;
 
 /// The largest number of rows and of columns [`solve`] accepts.
@@ -34,6 +36,64 @@ pub enum Rule {
     Independent,
 }
 
+/// Choices of the guard search that [`Options`] (threads, time, cancel, progress) does not
+/// cover. `GuardOptions::default()`: published theorems may supply lower bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct GuardOptions {
+    /// Start fully marked boards from the published lower bounds of [`full_board_bound`]
+    /// (`true` by default). With `false` every bound is proven by the exhaustive search
+    /// (`lower_bound_source` is then always [`BoundSource::Search`]).
+    pub theorems: bool,
+}
+
+impl Default for GuardOptions {
+    fn default() -> Self {
+        GuardOptions { theorems: true }
+    }
+}
+
+impl GuardOptions {
+    /// Every bound proven by search, none taken from a theorem.
+    pub fn without_theorems() -> Self {
+        GuardOptions { theorems: false }
+    }
+}
+
+/// The strongest published lower bound on the queens needed to guard a fully marked
+/// `rows x cols` board (for either rule: independent guards are guards), with its source:
+///
+/// - square boards, n other than 3 and 11: at least ceil(n / 2) (Finozhenok and Weakley 2007,
+///   as OEIS A075458 states it);
+/// - n = 3 and 11: at least ceil((n - 1) / 2) (Spencer);
+/// - m x n with m < n: at least min(m, ceil((m + n - 2) / 4)) (Bozoki, Gal, Marosi and Weakley
+///   2019).
+///
+/// `None` when the bound is 0 (it says nothing). The tests check every bound against every
+/// value they know.
+///
+/// ```
+/// use queens::guard::{full_board_bound, BoundSource};
+/// assert_eq!(full_board_bound(25, 25), Some((13, BoundSource::Theorem("Finozhenok and Weakley 2007"))));
+/// assert_eq!(full_board_bound(11, 11), Some((5, BoundSource::Theorem("Spencer"))));
+/// ```
+pub fn full_board_bound(rows: usize, cols: usize) -> Option<(usize, BoundSource)> {
+    let (m, n) = (rows.min(cols), rows.max(cols));
+    let (bound, source) = if m == n {
+        if n == 3 || n == 11 {
+            (n / 2, "Spencer")
+        } else {
+            (n.div_ceil(2), "Finozhenok and Weakley 2007")
+        }
+    } else {
+        (
+            m.min((m + n).saturating_sub(2).div_ceil(4)),
+            "Bozoki, Gal, Marosi and Weakley 2019",
+        )
+    };
+    (bound > 0).then_some((bound, BoundSource::Theorem(source)))
+}
+
 /// Where a proven lower bound comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -41,7 +101,7 @@ pub enum BoundSource {
     /// The exhaustive search refuted every smaller number (or the bound is trivial).
     Search,
     /// A published theorem, named (e.g. `"Spencer"`: a full n x n board needs at least
-    /// `(n - 1) / 2` queens).
+    /// `(n - 1) / 2` queens, rounded up); see [`full_board_bound`].
     Theorem(&'static str),
 }
 
@@ -230,6 +290,30 @@ pub fn cover_independent(marks: &MarkGrid, options: &Options) -> Result<GuardSet
 /// # Errors
 /// As [`cover`].
 pub fn solve(marks: &MarkGrid, rule: Rule, options: &Options) -> Result<GuardSet, GuardError> {
+    solve_with(marks, rule, &GuardOptions::default(), options)
+}
+
+/// [`solve`] with the guard search's own choices (e.g. [`GuardOptions::without_theorems`]).
+///
+/// ```
+/// use queens::guard::{solve_with, BoundSource, GuardOptions, MarkGrid, Rule};
+/// let marks = MarkGrid::full(9, 9);
+/// let options = queens::Options::default();
+/// let cited = solve_with(&marks, Rule::Any, &GuardOptions::default(), &options).unwrap();
+/// assert_eq!(cited.lower_bound_source, BoundSource::Theorem("Finozhenok and Weakley 2007"));
+/// let searched = solve_with(&marks, Rule::Any, &GuardOptions::without_theorems(), &options);
+/// let searched = searched.unwrap();
+/// assert_eq!((searched.queens.len(), searched.lower_bound_source), (5, BoundSource::Search));
+/// ```
+///
+/// # Errors
+/// As [`cover`].
+pub fn solve_with(
+    marks: &MarkGrid,
+    rule: Rule,
+    guard: &GuardOptions,
+    options: &Options,
+) -> Result<GuardSet, GuardError> {
     check_size(marks)?;
     let (rows, cols) = (marks.rows, marks.cols);
     let independent = rule == Rule::Independent;
@@ -239,7 +323,7 @@ pub fn solve(marks: &MarkGrid, rule: Rule, options: &Options) -> Result<GuardSet
         lower_bound,
         lower_bound_source,
         nodes,
-    } = with_words!(rows * cols, run, marks, independent, options);
+    } = with_words!(rows * cols, run, marks, independent, guard, options);
     let mut queens: Vec<Square> = queens
         .into_iter()
         .map(|s| Square::new(s / cols, s % cols))
@@ -266,11 +350,28 @@ struct Outcome {
     nodes: u64,
 }
 
-/// Iterative deepening from the root bound up to one below the greedy cover's size. With a time
-/// limit, the exact search gets three quarters of it; if it does not finish, the rest goes to a
-/// local search for a smaller cover than the greedy one.
-fn run<const K: usize>(marks: &MarkGrid, independent: bool, options: &Options) -> Outcome {
+/// Boards from this many squares on (15 x 15) look for a witness of the theorem's bound before
+/// the exact search (which takes tens of seconds there).
+const WITNESS_SQUARES: usize = 225;
+
+/// How long the witness search may take when no time limit is given.
+const WITNESS_BUDGET: Duration = Duration::from_secs(60);
+
+/// Swaps of the local search in the witness search.
+const WITNESS_LOCAL_STEPS: u64 = 2_000_000;
+
+/// Iterative deepening from the root bound (or a theorem's, see [`full_board_bound`]) up to one
+/// below the size of the best cover known (the greedy one, or on a large full board a witness
+/// from [`witness::find`]). With a time limit, the exact search gets three quarters of it; if
+/// it does not finish, the rest goes to a local search for a smaller cover.
+fn run<const K: usize>(
+    marks: &MarkGrid,
+    independent: bool,
+    guard: &GuardOptions,
+    options: &Options,
+) -> Outcome {
     let deadline = options.deadline();
+    let started = Instant::now();
     let exact_deadline = match options.time_limit {
         Some(limit) => Options {
             time_limit: Some(limit.mul_f64(0.75)),
@@ -280,40 +381,64 @@ fn run<const K: usize>(marks: &MarkGrid, independent: bool, options: &Options) -
         None => deadline.clone(),
     };
     let board = Board::<K>::new(marks.rows, marks.cols, &marks.marked, independent);
-    let greedy = board.greedy();
+    let mut upper = board.greedy();
     let nodes = AtomicU64::new(0);
     let mut k = board.root_bound();
     let mut theorem = None;
-    if marks.rows == marks.cols && marks.marked.iter().all(|&m| m) && marks.rows / 2 > k {
-        // Spencer's theorem: a full n x n board needs at least (n - 1) / 2 queens, rounded up
-        // (independent ones at least as many). Tested against A075458 for n <= 25.
-        k = marks.rows / 2;
-        theorem = Some(k);
+    let full = marks.marked.iter().all(|&m| m);
+    if guard.theorems && full {
+        if let Some((bound, source)) = full_board_bound(marks.rows, marks.cols) {
+            if bound > k {
+                k = bound;
+                theorem = Some((bound, source));
+            }
+        }
+    }
+    if theorem.is_some() && board.squares >= WITNESS_SQUARES && k < upper.len() {
+        // A witness of the theorem's bound proves the answer at once; one of the next size
+        // leaves a single level to refute.
+        let budget = match options.time_limit {
+            Some(limit) => limit / 2,
+            None => WITNESS_BUDGET,
+        };
+        // Two thirds of the budget for the bound itself, the rest for one more queen.
+        for (target, share) in [(k, budget.mul_f64(2.0 / 3.0)), (k + 1, budget)] {
+            if target >= upper.len() {
+                break;
+            }
+            let left = share.saturating_sub(started.elapsed());
+            if let Some((cover, _)) =
+                witness::find(&board, &upper, target, &deadline, left, WITNESS_LOCAL_STEPS)
+            {
+                upper = cover;
+                break;
+            }
+        }
     }
     let (queens, optimal, lower_bound) = options.run_in_pool(|| {
-        while k < greedy.len() {
-            options.report(k as u64, greedy.len() as u64);
+        while k < upper.len() {
+            options.report(k as u64, upper.len() as u64);
             match board.level(k, &exact_deadline, &nodes) {
                 Level::Found(queens) => return (queens, true, k),
                 Level::Infeasible => k += 1,
                 Level::Stopped => {
-                    let better = local::improve(&board, &greedy, k, &deadline, u64::MAX);
+                    let better = local::improve(&board, &upper, k, &deadline, None, u64::MAX);
                     let covers = board.marks.is_subset(
                         &better
                             .iter()
                             .fold(search::Bits::EMPTY, |acc, &q| acc.or(&board.attack[q])),
                     );
-                    let queens = if covers { better } else { greedy.clone() };
+                    let queens = if covers { better } else { upper.clone() };
                     let optimal = queens.len() <= k;
                     return (queens, optimal, k);
                 }
             }
         }
-        (greedy.clone(), true, greedy.len())
+        (upper.clone(), true, upper.len())
     });
     let lower_bound = if optimal { queens.len() } else { lower_bound };
     let lower_bound_source = match theorem {
-        Some(start) if start == lower_bound => BoundSource::Theorem("Spencer"),
+        Some((start, source)) if start == lower_bound => source,
         _ => BoundSource::Search,
     };
     Outcome {

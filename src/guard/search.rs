@@ -16,6 +16,9 @@
 
 pub(crate) use super::bits::Bits;
 use crate::board::{lines_meet, Square, Symmetry};
+use crate::cpu::Level as Isa;
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::{has_v3, has_v4};
 use crate::Deadline;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -37,7 +40,9 @@ pub(crate) struct Board<const K: usize> {
     poll_interval: u32,
     /// The board symmetries (identity excluded) that map marks to marks, as permutations of
     /// square indices. They form a group together with the identity.
-    symmetries: Vec<Vec<u32>>,
+    pub(crate) symmetries: Vec<Vec<u32>>,
+    /// The instruction-set level the search runs at ([`Isa::current`] unless a test sets it).
+    pub(crate) isa: Isa,
 }
 
 /// Result of the search for a cover with exactly `k` queens (or fewer).
@@ -84,11 +89,12 @@ impl<const K: usize> Board<K> {
             all: Bits::first_n(squares),
             independent,
             symmetries,
+            isa: Isa::current(),
         }
     }
 
     /// Squares a new queen may stand on, given what is covered and what is forbidden.
-    #[inline]
+    #[inline(always)]
     fn allowed(&self, covered: &Bits<K>, forbidden: &Bits<K>) -> Bits<K> {
         let allowed = self.all.and_not(forbidden);
         if self.independent {
@@ -165,7 +171,7 @@ impl<const K: usize> Board<K> {
     }
 
     /// The uncovered mark with the fewest allowed attackers and that number (0 means dead end).
-    #[inline]
+    #[inline(always)]
     fn pick(&self, uncovered: &Bits<K>, allowed: &Bits<K>) -> (usize, u32) {
         let mut best = (usize::MAX, u32::MAX);
         for u in uncovered.ones() {
@@ -196,7 +202,7 @@ impl<const K: usize> Board<K> {
     }
 
     /// The gains behind [`Board::bound_allows`], for `r >= 2`.
-    #[inline]
+    #[inline(always)]
     fn gains(&self, uncovered: &Bits<K>, allowed: &Bits<K>, cands: &Bits<K>, r: usize) -> Gains {
         let mut best_cand = 0;
         for a in cands.ones() {
@@ -459,7 +465,7 @@ struct Gains {
 
 impl Gains {
     /// An upper bound on the sum of the `t >= 1` largest gains.
-    #[inline]
+    #[inline(always)]
     fn top_sum(&self, t: usize) -> u32 {
         let keep = t.min(TOP_GAINS);
         self.top[..keep].iter().sum::<u32>() + (t - keep) as u32 * self.top[keep - 1]
@@ -467,7 +473,7 @@ impl Gains {
 
     /// Whether `r >= 2` queens might cover `need` marks: one with at most `best_cand`, the
     /// others with at most the `r - 1` largest gains.
-    #[inline]
+    #[inline(always)]
     fn allows(&self, need: u32, r: usize) -> bool {
         self.best_cand + self.top_sum(r - 1) >= need
     }
@@ -475,7 +481,7 @@ impl Gains {
     /// Whether the child that places a queen with gain `gain` (leaving `r - 1 >= 2` queens)
     /// can pass its own bound: its gains are at most these, so it needs
     /// `gain + top[0] + top_sum(r - 2) >= need`.
-    #[inline]
+    #[inline(always)]
     fn child_may_pass(&self, gain: u32, need: u32, r: usize) -> bool {
         gain + self.top[0] + self.top_sum(r - 2) >= need
     }
@@ -515,84 +521,13 @@ struct Worker<'a, const K: usize> {
     count: u128,
 }
 
-impl<const K: usize> Worker<'_, K> {
-    /// Whether to give up: polled every node, looks at the clock every 1024 nodes.
-    #[inline]
-    fn should_halt(&mut self) -> bool {
-        if self.poll == 0 {
-            self.poll = self.board.poll_interval;
-            if self.shared.stop.load(Ordering::Relaxed)
-                || self.shared.first_found.load(Ordering::Relaxed) < self.task
-            {
-                self.halted = true;
-            } else if self.shared.deadline.reached() {
-                self.shared.stop.store(true, Ordering::Relaxed);
-                self.halted = true;
-            }
-        } else {
-            self.poll -= 1;
-        }
-        self.halted
-    }
-
-    /// Whether two queens, one of them in `cands`, cover `uncovered`: for each candidate `a`
-    /// whose gain plus the best gain of any allowed square reaches the number of uncovered
-    /// marks, whether some allowed square (not attacked by `a` in the independent rule) attacks
-    /// every mark that `a` leaves uncovered. On success `self.queens` ends with the pair.
-    fn last_two(&mut self, uncovered: &Bits<K>, allowed: Bits<K>, cands: &Bits<K>) -> bool {
-        let board = self.board;
-        let need = uncovered.count();
-        let mut best_gain = 0;
-        for b in allowed.ones() {
-            best_gain = best_gain.max(board.attack[b].count_and(uncovered));
-        }
-        // Earlier candidates, excluded as partners when counting (each pair once).
-        let mut earlier = Bits::EMPTY;
-        for a in cands.ones() {
-            let attack = &board.attack[a];
-            if attack.count_and(uncovered) + best_gain < need {
-                earlier.insert(a);
-                continue;
-            }
-            let rest = uncovered.and_not(attack);
-            let mut common = if board.independent {
-                allowed.and_not(attack)
-            } else {
-                allowed
-            };
-            if self.counting {
-                common = common.and_not(&earlier);
-                earlier.insert(a);
-                if rest.is_empty() {
-                    continue; // fewer than the minimum: excluded by the precondition
-                }
-            }
-            for u in rest.ones() {
-                common = common.and(&board.attack[u]);
-                if common.is_empty() {
-                    break;
-                }
-            }
-            if self.counting {
-                self.count += u128::from(common.count());
-                continue;
-            }
-            if rest.is_empty() {
-                self.queens.push(a);
-                return true;
-            }
-            if let Some(b) = common.ones().next() {
-                self.queens.push(a);
-                self.queens.push(b);
-                return true;
-            }
-        }
-        false
-    }
-
-    /// Whether `r` more queens, on allowed squares, cover every mark not in `covered`. On
-    /// success `self.queens` holds the cover.
-    fn search(&mut self, covered: Bits<K>, mut forbidden: Bits<K>, r: usize) -> bool {
+/// Defines `$name`, the depth-first search of [`Worker::search`]: a recursion, so each
+/// instruction-set level gets its own copy of the whole function (attributes included), with
+/// the helpers it calls (all `#[inline(always)]`) compiled into it.
+macro_rules! search_copy {
+    ($(#[$attribute:meta])* fn $name:ident) => {
+        $(#[$attribute])*
+        fn $name(&mut self, covered: Bits<K>, mut forbidden: Bits<K>, r: usize) -> bool {
         self.nodes += 1;
         if self.should_halt() {
             return false;
@@ -648,7 +583,7 @@ impl<const K: usize> Worker<'_, K> {
                 continue;
             }
             self.queens.push(a);
-            if self.search(covered.or(&board.attack[a]), forbidden, r - 1) {
+            if self.$name(covered.or(&board.attack[a]), forbidden, r - 1) {
                 return true;
             }
             self.queens.pop();
@@ -659,6 +594,125 @@ impl<const K: usize> Worker<'_, K> {
         }
         false
     }
+    };
+}
+
+impl<const K: usize> Worker<'_, K> {
+    /// Whether to give up: polled every node, looks at the clock every 1024 nodes.
+    #[inline(always)]
+    fn should_halt(&mut self) -> bool {
+        if self.poll == 0 {
+            self.poll = self.board.poll_interval;
+            if self.shared.stop.load(Ordering::Relaxed)
+                || self.shared.first_found.load(Ordering::Relaxed) < self.task
+            {
+                self.halted = true;
+            } else if self.shared.deadline.reached() {
+                self.shared.stop.store(true, Ordering::Relaxed);
+                self.halted = true;
+            }
+        } else {
+            self.poll -= 1;
+        }
+        self.halted
+    }
+
+    /// Whether two queens, one of them in `cands`, cover `uncovered`: for each candidate `a`
+    /// whose gain plus the best gain of any allowed square reaches the number of uncovered
+    /// marks, whether some allowed square (not attacked by `a` in the independent rule) attacks
+    /// every mark that `a` leaves uncovered. On success `self.queens` ends with the pair.
+    #[inline(always)]
+    fn last_two(&mut self, uncovered: &Bits<K>, allowed: Bits<K>, cands: &Bits<K>) -> bool {
+        let board = self.board;
+        let need = uncovered.count();
+        let mut best_gain = 0;
+        for b in allowed.ones() {
+            best_gain = best_gain.max(board.attack[b].count_and(uncovered));
+        }
+        // Earlier candidates, excluded as partners when counting (each pair once).
+        let mut earlier = Bits::EMPTY;
+        for a in cands.ones() {
+            let attack = &board.attack[a];
+            if attack.count_and(uncovered) + best_gain < need {
+                earlier.insert(a);
+                continue;
+            }
+            let rest = uncovered.and_not(attack);
+            let mut common = if board.independent {
+                allowed.and_not(attack)
+            } else {
+                allowed
+            };
+            if self.counting {
+                common = common.and_not(&earlier);
+                earlier.insert(a);
+                if rest.is_empty() {
+                    continue; // fewer than the minimum: excluded by the precondition
+                }
+            }
+            for u in rest.ones() {
+                common = common.and(&board.attack[u]);
+                if common.is_empty() {
+                    break;
+                }
+            }
+            if self.counting {
+                self.count += u128::from(common.count());
+                continue;
+            }
+            if rest.is_empty() {
+                self.queens.push(a);
+                return true;
+            }
+            if let Some(b) = common.ones().next() {
+                self.queens.push(a);
+                self.queens.push(b);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether `r` more queens, on allowed squares, cover every mark not in `covered`. On
+    /// success `self.queens` holds the cover. Runs the copy of the search compiled for the
+    /// board's instruction-set level (or the best one below it that the CPU has).
+    fn search(&mut self, covered: Bits<K>, forbidden: Bits<K>, r: usize) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let level = self.board.isa;
+            if level == Isa::V4 && has_v4() {
+                #[allow(unsafe_code)]
+                // SAFETY: the CPU has every feature `search_v4` is compiled with (has_v4 was
+                // just checked at run time).
+                return unsafe { self.search_v4(covered, forbidden, r) };
+            }
+            if level >= Isa::V3 && has_v3() {
+                #[allow(unsafe_code)]
+                // SAFETY: the CPU has every feature `search_v3` is compiled with (has_v3 was
+                // just checked at run time).
+                return unsafe { self.search_v3(covered, forbidden, r) };
+            }
+        }
+        self.search_baseline(covered, forbidden, r)
+    }
+
+    search_copy!(fn search_baseline);
+    search_copy!(
+        /// The search for x86-64-v3 (the features checked by `has_v3`): to be called only
+        /// where the CPU has them.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt,fma")]
+        fn search_v3
+    );
+    search_copy!(
+        /// The search for x86-64-v4 with VPOPCNTDQ (the features checked by `has_v4`): to be
+        /// called only where the CPU has them.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(
+            enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt,fma,avx512f,avx512vl,avx512bw,avx512dq,avx512cd,avx512vpopcntdq"
+        )]
+        fn search_v4
+    );
 }
 
 /// The symmetries of a `rows x cols` board other than the identity
@@ -721,6 +775,59 @@ mod tests {
                     let composed: Vec<u32> = q.iter().map(|&x| p[x as usize]).collect();
                     assert!(group.contains(&composed), "not closed: {rows}x{cols}");
                 }
+            }
+        }
+    }
+
+    /// Every instruction-set level the CPU has gives the same answers (minimum, cover, and
+    /// the number of minimum covers) on full boards, rectangles and boards with random marks,
+    /// under both rules.
+    #[test]
+    fn every_supported_level_answers_alike() {
+        let levels: Vec<Isa> = Isa::ALL.into_iter().filter(|l| l.supported()).collect();
+        // Shown with `--nocapture`: which levels this CPU (or emulator) runs.
+        eprintln!("guard search levels run: {levels:?}");
+        let mut seed = 0x6A09_E667_F3BC_C908u64;
+        let mut boards: Vec<(usize, usize, Vec<bool>)> = [(8, 8), (10, 10), (11, 11), (6, 11)]
+            .into_iter()
+            .map(|(r, c)| (r, c, vec![true; r * c]))
+            .collect();
+        for _ in 0..4 {
+            let marked = (0..81)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    !seed.is_multiple_of(3)
+                })
+                .collect();
+            boards.push((9, 9, marked));
+        }
+        for (rows, cols, marked) in &boards {
+            for independent in [false, true] {
+                let answers: Vec<_> = levels
+                    .iter()
+                    .map(|&isa| {
+                        let mut board = Board::<2>::new(*rows, *cols, marked, independent);
+                        board.isa = isa;
+                        let nodes = AtomicU64::new(0);
+                        let never = Deadline::never();
+                        let mut k = board.root_bound();
+                        let cover = loop {
+                            match board.level(k, &never, &nodes) {
+                                Level::Found(queens) => break queens,
+                                Level::Infeasible => k += 1,
+                                Level::Stopped => unreachable!("no deadline"),
+                            }
+                        };
+                        let sets = board.count_level(cover.len(), &never, &nodes);
+                        (cover, sets)
+                    })
+                    .collect();
+                assert!(
+                    answers.windows(2).all(|w| w[0] == w[1]),
+                    "{rows}x{cols} independent={independent}: {answers:?}"
+                );
             }
         }
     }

@@ -237,7 +237,7 @@ async fn solve<T: Send + 'static>(
         threads: shared.config.threads,
         time_limit: Some(limit),
         cancel: Some(flag),
-        progress: None,
+        ..Options::default()
     };
     shared.counters.started.fetch_add(1, Ordering::Relaxed);
     let done = shared.clone();

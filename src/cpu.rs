@@ -1,0 +1,162 @@
+//! The x86-64 instruction-set levels that hot search code is compiled for, and the one choice
+//! among them made at run time (the build itself targets plain x86-64, so the binary runs on
+//! any CPU). The counting kernel and the guard search each keep one `#[target_feature]` copy
+//! of their hot code per level and call the copy of [`Level::current`].
+
+use std::sync::OnceLock;
+
+/// The instruction sets hot code is compiled for, lowest first. Each level above `Baseline`
+/// is a copy compiled with `#[target_feature]`, run only on a CPU that has those features
+/// (checked at the call). There is no level for x86-64-v2 (POPCNT, SSE4.2): measured, it
+/// counted no faster than `Baseline`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Level {
+    /// Plain x86-64 (SSE2; popcount by shifts and masks), and every other architecture.
+    Baseline,
+    /// x86-64-v3 (AVX2, BMI1, BMI2, LZCNT, FMA), without `pext`: for CPUs whose `pext` is
+    /// slow microcode (AMD before Zen 3).
+    V3,
+    /// x86-64-v3 with BMI2's `pext` used where the code has a use for it (the count's tail).
+    V3Pext,
+    /// x86-64-v4 (AVX-512 F, VL, BW, DQ, CD) with VPOPCNTDQ, and `pext`.
+    V4,
+}
+
+impl Level {
+    /// Every level, lowest first.
+    pub(crate) const ALL: [Level; 4] = [Level::Baseline, Level::V3, Level::V3Pext, Level::V4];
+
+    /// The level's name for `QUEENS_CPU`.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Level::Baseline => "baseline",
+            Level::V3 => "v3",
+            Level::V3Pext => "v3-pext",
+            Level::V4 => "v4",
+        }
+    }
+
+    /// Whether the running CPU has every feature the level's code uses.
+    pub(crate) fn supported(self) -> bool {
+        match self {
+            Level::Baseline => true,
+            Level::V3 | Level::V3Pext => has_v3(),
+            Level::V4 => has_v4(),
+        }
+    }
+
+    /// The best supported level, without the override: `V4` or `V3Pext` where `pext` is fast,
+    /// `V3` where it is slow, else `Baseline`. Intel's `pext` takes 3 cycles since
+    /// Haswell, as does AMD's since Zen 3; on Excavator, Zen 1 and Zen 2 it is microcoded (tens
+    /// to hundreds of cycles, growing with the bits of the mask). Those are told by features
+    /// alone (no `cpuid` call): SSE4a, which only AMD and Hygon implement, and none of VAES,
+    /// VPCLMULQDQ (both new in Zen 3) and AVX-512 (Zen 4).
+    pub(crate) fn detected() -> Level {
+        if has_v4() {
+            // (No CPU with AVX-512 has a slow `pext`.)
+            Level::V4
+        } else if has_v3() {
+            if slow_pext() {
+                Level::V3
+            } else {
+                Level::V3Pext
+            }
+        } else {
+            Level::Baseline
+        }
+    }
+
+    /// The level every search uses, chosen at the first call: [`Level::detected`], capped by
+    /// the environment variable `QUEENS_CPU` when it names a level (`baseline`, `v3`,
+    /// `v3-pext`, `v4`; any other value is ignored). `QUEENS_CPU=baseline` runs the portable code
+    /// on any CPU, for tests and comparisons.
+    pub(crate) fn current() -> Level {
+        static CURRENT: OnceLock<Level> = OnceLock::new();
+        *CURRENT.get_or_init(|| {
+            let detected = Level::detected();
+            let wanted = std::env::var("QUEENS_CPU").ok().and_then(|name| {
+                Level::ALL
+                    .into_iter()
+                    .find(|l| l.name() == name.trim().to_ascii_lowercase())
+            });
+            match wanted {
+                Some(wanted) if wanted.supported() => wanted,
+                Some(wanted) => wanted.min(detected),
+                None => detected,
+            }
+        })
+    }
+}
+
+/// Whether the CPU has the features of x86-64-v3 that the `_v3` copies are compiled with
+/// (SSE3 to SSE4.2 and POPCNT, which x86-64-v2 adds, and AVX, AVX2, BMI1, BMI2, LZCNT, FMA).
+pub(crate) fn has_v3() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("sse3")
+            && std::arch::is_x86_feature_detected!("ssse3")
+            && std::arch::is_x86_feature_detected!("sse4.1")
+            && std::arch::is_x86_feature_detected!("sse4.2")
+            && std::arch::is_x86_feature_detected!("avx")
+            && std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("lzcnt")
+            && std::arch::is_x86_feature_detected!("fma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// Whether the CPU has the features the `_v4` copies are compiled with.
+pub(crate) fn has_v4() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        has_v3()
+            && std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512vl")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512dq")
+            && std::arch::is_x86_feature_detected!("avx512cd")
+            && std::arch::is_x86_feature_detected!("avx512vpopcntdq")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// Whether `pext` is likely microcoded (see [`Level::detected`]).
+fn slow_pext() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("sse4a")
+            && !std::arch::is_x86_feature_detected!("vaes")
+            && !std::arch::is_x86_feature_detected!("vpclmulqdq")
+            && !std::arch::is_x86_feature_detected!("avx512f")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Level;
+
+    #[test]
+    fn levels_are_named_ordered_and_detected() {
+        for (i, level) in Level::ALL.into_iter().enumerate() {
+            assert_eq!(
+                Level::ALL
+                    .iter()
+                    .filter(|l| l.name() == level.name())
+                    .count(),
+                1
+            );
+            assert!(Level::ALL[..i].iter().all(|&lower| lower < level));
+        }
+        assert!(Level::Baseline.supported());
+        assert!(Level::detected().supported());
+        assert!(Level::current().supported());
+        assert!(Level::current() <= Level::detected());
+    }
+}
