@@ -824,12 +824,12 @@ fn frontier_witnesses_meet_the_theorem_fast() {
 }
 
 /// The other frontier boards where the theorem meets the known value: proven by a witness
-/// (n = 18 about 25 s, 19 about 1 s, 21 about 9 s on 2 loaded cores; run with `--ignored`).
-/// n = 23 (12 queens) is not found within the witness budget yet.
+/// (n = 18 about 25 s, 19 about 1 s, 21 about 9 s, 23 about 15 s on 2 loaded cores; run
+/// with `--ignored`).
 #[test]
 #[ignore]
-fn frontier_witnesses_18_19_21() {
-    for n in [18, 19, 21] {
+fn frontier_witnesses_18_19_21_23() {
+    for n in [18, 19, 21, 23] {
         let marks = MarkGrid::full(n, n);
         let answer = solve(&marks, Rule::Any, &Options::default()).unwrap();
         assert!(answer.optimal, "n = {n}");

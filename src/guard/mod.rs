@@ -355,7 +355,7 @@ struct Outcome {
 const WITNESS_SQUARES: usize = 225;
 
 /// How long the witness search may take when no time limit is given.
-const WITNESS_BUDGET: Duration = Duration::from_secs(60);
+const WITNESS_BUDGET: Duration = Duration::from_secs(120);
 
 /// Swaps of the local search in the witness search.
 const WITNESS_LOCAL_STEPS: u64 = 2_000_000;
@@ -398,11 +398,11 @@ fn run<const K: usize>(
         // A witness of the theorem's bound proves the answer at once; one of the next size
         // leaves a single level to refute.
         let budget = match options.time_limit {
-            Some(limit) => limit / 2,
+            Some(limit) => limit.mul_f64(0.7),
             None => WITNESS_BUDGET,
         };
-        // Two thirds of the budget for the bound itself, the rest for one more queen.
-        for (target, share) in [(k, budget.mul_f64(2.0 / 3.0)), (k + 1, budget)] {
+        // Three quarters of the budget for the bound itself, the rest for one more queen.
+        for (target, share) in [(k, budget.mul_f64(0.75)), (k + 1, budget)] {
             if target >= upper.len() {
                 break;
             }
