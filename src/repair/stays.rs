@@ -132,6 +132,64 @@ pub(crate) fn largest(adj: &[u64], set: u64) -> u32 {
     size
 }
 
+/// An independent subset of `set` with `need` vertices, if one is found within `budget`
+/// branches (`None`: there is none, or the budget ran out).
+pub(crate) fn find(adj: &[u64], set: u64, need: u32, budget: &mut u64) -> Option<u64> {
+    let mut set = set;
+    let mut need = need;
+    let mut chosen = 0u64;
+    loop {
+        if need == 0 {
+            return Some(chosen);
+        }
+        if set.count_ones() < need {
+            return None;
+        }
+        let mut taken = false;
+        let mut scan = set;
+        while scan != 0 {
+            let v = scan.trailing_zeros() as usize;
+            scan &= scan - 1;
+            if set >> v & 1 == 0 {
+                continue;
+            }
+            let around = adj[v] & set;
+            if around.count_ones() <= 1 {
+                set &= !(around | 1 << v);
+                scan &= set;
+                chosen |= 1 << v;
+                need -= 1;
+                taken = true;
+                if need == 0 {
+                    return Some(chosen);
+                }
+            }
+        }
+        if !taken {
+            break;
+        }
+    }
+    if set.count_ones() < need || clique_cover(adj, set) < need || *budget == 0 {
+        return None;
+    }
+    *budget -= 1;
+    let mut v = 0;
+    let mut degree = 0;
+    let mut scan = set;
+    while scan != 0 {
+        let u = scan.trailing_zeros() as usize;
+        scan &= scan - 1;
+        let d = (adj[u] & set).count_ones();
+        if d > degree {
+            degree = d;
+            v = u;
+        }
+    }
+    find(adj, set & !(adj[v] | 1 << v), need - 1, budget)
+        .map(|s| s | chosen | 1 << v)
+        .or_else(|| find(adj, set & !(1u64 << v), need, budget).map(|s| s | chosen))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,6 +229,9 @@ mod tests {
             assert!(clique_cover(&adj, all) >= best);
             assert!(at_least(&adj, all, best, &mut 0));
             assert!(!at_least(&adj, all, best + 1, &mut u64::MAX.clone()));
+            let set = find(&adj, all, best, &mut u64::MAX.clone()).unwrap();
+            assert_eq!(set.count_ones(), best);
+            assert!((0..n).all(|i| set >> i & 1 == 0 || adj[i] & set == 0));
         }
     }
 }

@@ -189,7 +189,7 @@ const NEIGHBOURHOOD_NODES: u64 = 20_000;
 const NEIGHBOURHOODS_PER_ROUND: usize = 4;
 
 /// Rounds without improvement after which the neighbourhood search ends.
-const STALE_ROUNDS: u32 = 30;
+const STALE_ROUNDS: u32 = 10;
 
 /// Called with (proven lower bound, best cost found) whenever either changes.
 pub(crate) type Report<'a> = &'a (dyn Fn(u32, u32) + Sync);
@@ -239,6 +239,8 @@ pub(crate) fn cheapest(
         }
     };
     report(lower, current.0);
+    seeded(&ctx, &mut current, alpha, deadline, parallel);
+    report(lower, current.0);
     improve(&ctx, &mut current, lower, deadline, parallel, report);
     let best = Some(current);
     loop {
@@ -267,6 +269,72 @@ pub(crate) fn cheapest(
         }
         lower += 1;
         report(lower, best.as_ref().map_or(u32::MAX, |b| b.0));
+    }
+}
+
+/// Targets built around large sets of queens that can stay: for each of a few largest
+/// independent sets of the attack graph (and the sets one smaller), those queens are kept and the
+/// other rows completed by the exact search (cheapest completion, within a node cap). Keeps any
+/// improvement of `best`; the sets tried are fixed, so the result does not depend on the threads.
+fn seeded(
+    ctx: &Context,
+    best: &mut (u32, Vec<u8>),
+    alpha: u32,
+    deadline: &Deadline,
+    parallel: bool,
+) {
+    let n = ctx.n;
+    let all = mask(n);
+    // Sets of size alpha and alpha - 1: the largest one, then ones avoiding each of its queens.
+    let mut sets: Vec<u64> = Vec::new();
+    if let Some(top) = super::stays::find(&ctx.adj, all, alpha, &mut 10_000) {
+        sets.push(top);
+        let mut bits = top;
+        while bits != 0 && sets.len() < 2 * NEIGHBOURHOODS_PER_ROUND {
+            let v = bits.trailing_zeros();
+            bits &= bits - 1;
+            let without = all & !(1u64 << v);
+            let other = super::stays::find(&ctx.adj, without, alpha, &mut 1_000)
+                .or_else(|| super::stays::find(&ctx.adj, without, alpha - 1, &mut 1_000));
+            if let Some(s) = other {
+                if !sets.contains(&s) {
+                    sets.push(s);
+                }
+            }
+        }
+    }
+    let limit = best.0 - 1;
+    let one = |set: &u64| -> Option<(u32, Vec<u8>)> {
+        let mut dfs = new_dfs(ctx, limit, Mode::Best, deadline, 4 * NEIGHBOURHOOD_NODES);
+        let mut fixed: Vec<u8> = Vec::with_capacity(n);
+        let mut open: Vec<u8> = Vec::with_capacity(n);
+        for &r in &ctx.order {
+            let kept = ctx.row_queens[r as usize] & set;
+            if kept != 0 {
+                let (_, c) = ctx.queens[kept.trailing_zeros() as usize];
+                dfs.allowed[r as usize] = 1 << c;
+                fixed.push(r);
+            } else {
+                open.push(r);
+            }
+        }
+        fixed.extend(open);
+        dfs.order = fixed;
+        dfs.start();
+        dfs.found().solutions.into_iter().next()
+    };
+    let results: Vec<Option<(u32, Vec<u8>)>> = if parallel {
+        sets.par_iter().map(one).collect()
+    } else {
+        sets.iter().map(one).collect()
+    };
+    if let Some(w) = results
+        .into_iter()
+        .flatten()
+        .min_by_key(|(c, _)| *c)
+        .filter(|(c, _)| *c < best.0)
+    {
+        *best = w;
     }
 }
 
@@ -800,6 +868,34 @@ impl Dfs<'_> {
         super::stays::at_least(&self.ctx.adj, live.set, need, &mut budget)
     }
 
+    /// Forward checking: `None` when some row after `depth` has no free square left or some
+    /// unused column no free square in those rows; otherwise the position in `order` of the row
+    /// to place next (the first with a single free square, else the next in order).
+    fn fillable(&self, depth: usize, used: &Used) -> Option<usize> {
+        let n = self.ctx.n;
+        let open_cols = !used.cols & mask(n);
+        let mut reach = 0u64;
+        let mut forced = None;
+        for j in depth + 1..n {
+            let r = self.order[j] as usize;
+            let free = open_cols
+                & !((used.diags >> r) as u64).reverse_bits_n(n)
+                & !((used.antis >> r) as u64)
+                & self.allowed[r];
+            if free == 0 {
+                return None;
+            }
+            if forced.is_none() && free & (free - 1) == 0 {
+                forced = Some(j);
+            }
+            reach |= free;
+        }
+        if reach != open_cols {
+            return None;
+        }
+        Some(forced.unwrap_or(depth + 1))
+    }
+
     /// Places the row `order[depth]` given the live counts of the rows placed before.
     fn row(&mut self, depth: usize, live: &Live, cm: u64, dm: u128, am: u128) {
         if self.stopped {
@@ -943,9 +1039,19 @@ impl Dfs<'_> {
                     }
                 }
             }
-            if next.bound(n) <= self.limit && self.stays_fit(&next) {
-                self.cols[row] = c as u8;
-                self.row(depth + 1, &next, used.cols, used.diags, used.antis);
+            if next.bound(n) <= self.limit {
+                if let Some(j) = self.fillable(depth, &used) {
+                    if self.stays_fit(&next) {
+                        self.cols[row] = c as u8;
+                        if j < n {
+                            self.order.swap(depth + 1, j);
+                        }
+                        self.row(depth + 1, &next, used.cols, used.diags, used.antis);
+                        if j < n {
+                            self.order.swap(depth + 1, j);
+                        }
+                    }
+                }
             }
             while self.undo.len() > mark {
                 let (r2, bits) = self.undo.pop().expect("mark below length");
