@@ -174,7 +174,8 @@ pub fn relaxed(position: &Position, options: &Options) -> Result<Relaxed, Repair
     let deadline = options.deadline();
     let parallel = options.threads != 1;
     let report = |lower: u32, upper: u32| options.report(lower as u64, upper as u64);
-    let found = options.run_in_pool(|| targets::cheapest(n, &queens, &deadline, parallel, &report));
+    let found =
+        options.run_in_pool(|| targets::cheapest(n, &queens, &deadline, None, parallel, &report));
     let cols = match found.best {
         Some((_, cols)) => cols,
         None => targets::explicit_solution(n).expect("n >= 4"),
@@ -189,6 +190,21 @@ pub fn relaxed(position: &Position, options: &Options) -> Result<Relaxed, Repair
             .map(|(a, b)| (to_square(a), to_square(b)))
             .collect(),
     })
+}
+
+/// A lower bound on the relaxed value R found without search: every queen that does not stay
+/// moves at least once, and the queens that stay attack no one another, so `R >= n - alpha` with
+/// `alpha` the size of a largest set of mutually non-attacking queens (computed exactly); also at
+/// least the queens beyond the first on each row, column or diagonal of one family. This is the
+/// bound the searches start from.
+///
+/// # Errors
+/// As [`solve`].
+pub fn lower_bound(position: &Position) -> Result<usize, RepairError> {
+    let Some(queens) = checked(position)? else {
+        return Ok(0);
+    };
+    Ok(targets::root_bound(position.n, &queens) as usize)
 }
 
 /// The fewest real queen moves (a queen never passes over or lands on another) from `position`
@@ -235,7 +251,16 @@ fn plan_from(
     let n = position.n;
     let queens = queens.to_vec();
     let report = |lower: u32, upper: u32| options.report(lower as u64, upper as u64);
-    let found = targets::cheapest(n, &queens, deadline, parallel, &report);
+    // Half the time limit may go to improving the target when the gap is wide.
+    let half = options.time_limit.map(|limit| {
+        Options {
+            time_limit: Some(limit / 2),
+            cancel: options.cancel.clone(),
+            ..Options::default()
+        }
+        .deadline()
+    });
+    let found = targets::cheapest(n, &queens, deadline, half.as_ref(), parallel, &report);
     let relaxed_complete = found.complete;
     let relaxed_lower = found.lower;
     let explicit = targets::explicit_solution(n).expect("n >= 4");

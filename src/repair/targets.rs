@@ -169,6 +169,14 @@ pub(crate) fn line_bound(n: usize, queens: &[Sq]) -> u32 {
     best
 }
 
+/// The bound every search starts from: the larger of [`line_bound`] and `n - alpha`, `alpha` the
+/// most queens that attack no one another ([`super::stays`]).
+pub(crate) fn root_bound(n: usize, queens: &[Sq]) -> u32 {
+    let adj = super::stays::attack_graph(queens);
+    let alpha = super::stays::largest(&adj, mask(queens.len()));
+    line_bound(n, queens).max(n as u32 - alpha)
+}
+
 /// A cheapest target found by [`cheapest`].
 pub(crate) struct Cheapest {
     /// The solution (column of each row) and its relaxed cost, when one was found.
@@ -191,6 +199,9 @@ const NEIGHBOURHOODS_PER_ROUND: usize = 4;
 /// Rounds without improvement after which the neighbourhood search ends.
 const STALE_ROUNDS: u32 = 10;
 
+/// Sides from which a time-limited search keeps improving its target while the gap is wide.
+const WIDE_SIDE: usize = 40;
+
 /// Called with (proven lower bound, best cost found) whenever either changes.
 pub(crate) type Report<'a> = &'a (dyn Fn(u32, u32) + Sync);
 
@@ -204,6 +215,7 @@ pub(crate) fn cheapest(
     n: usize,
     queens: &[Sq],
     deadline: &Deadline,
+    primal_until: Option<&Deadline>,
     parallel: bool,
     report: Report,
 ) -> Cheapest {
@@ -241,7 +253,24 @@ pub(crate) fn cheapest(
     report(lower, current.0);
     seeded(&ctx, &mut current, alpha, deadline, parallel);
     report(lower, current.0);
-    improve(&ctx, &mut current, lower, deadline, parallel, report);
+    improve(&ctx, &mut current, lower, deadline, parallel, report, 0);
+    // With a time limit and a wide gap on a big board, the passes are unlikely to close it:
+    // the neighbourhood search goes on (fresh neighbourhoods) until `primal_until`.
+    if let Some(until) = primal_until {
+        let mut restart = 1;
+        while n >= WIDE_SIDE && current.0 > lower + 2 && !until.reached() {
+            improve(
+                &ctx,
+                &mut current,
+                lower,
+                until,
+                parallel,
+                report,
+                restart << 32,
+            );
+            restart += 1;
+        }
+    }
     let best = Some(current);
     loop {
         if best.as_ref().is_some_and(|b| b.0 <= lower) {
@@ -422,11 +451,12 @@ fn improve(
     deadline: &Deadline,
     parallel: bool,
     report: Report,
+    first_round: u64,
 ) {
     let n = ctx.n;
     let mut size = n.min(10);
     let mut stale = 0;
-    let mut round = 0u64;
+    let mut round = first_round;
     while best.0 > floor && stale < STALE_ROUNDS && !deadline.reached() {
         let base = &*best;
         let one = |k: usize| -> Option<(u32, Vec<u8>)> {
@@ -620,6 +650,7 @@ pub(crate) fn new_dfs<'a>(
         abandon: None,
         order: ctx.order.clone(),
         allowed: [u64::MAX; 64],
+        plain: false,
     }
 }
 
@@ -749,6 +780,9 @@ pub(crate) struct Dfs<'a> {
     pub order: Vec<u8>,
     /// The columns allowed in each row (a neighbourhood of a known solution).
     pub allowed: [u64; 64],
+    /// Only the line-count bound, rows in order, no forward checking (the reference search of
+    /// the tests).
+    pub plain: bool,
 }
 
 /// Counts behind the bound of a partial solution (rows `0..row` placed).
@@ -864,6 +898,9 @@ impl Dfs<'_> {
         let Some(need) = n.checked_sub(live.on_placed + self.limit) else {
             return true;
         };
+        if self.plain {
+            return true;
+        }
         let mut budget = STAY_BRANCHES;
         super::stays::at_least(&self.ctx.adj, live.set, need, &mut budget)
     }
@@ -873,6 +910,9 @@ impl Dfs<'_> {
     /// to place next (the first with a single free square, else the next in order).
     fn fillable(&self, depth: usize, used: &Used) -> Option<usize> {
         let n = self.ctx.n;
+        if self.plain {
+            return Some(depth + 1);
+        }
         let open_cols = !used.cols & mask(n);
         let mut reach = 0u64;
         let mut forced = None;
@@ -1093,6 +1133,62 @@ mod tests {
         assert_eq!(counts, [1, 0, 0, 2, 10, 4, 40, 92, 352, 724]);
     }
 
+    /// The cheapest target by the plain search (line-count bound only, rows in order).
+    fn plain_minimum(n: usize, queens: &[Sq]) -> u32 {
+        let mut ctx = Context::new(n, queens);
+        ctx.order = (0..n as u8).collect();
+        let never = Deadline::never();
+        let mut dfs = new_dfs(&ctx, 2 * n as u32, Mode::Best, &never, u64::MAX);
+        dfs.plain = true;
+        dfs.start();
+        dfs.found().solutions[0].0
+    }
+
+    fn random_queens(n: usize, seed: u64) -> Vec<Sq> {
+        let mut x = seed | 1;
+        let mut queens: Vec<Sq> = Vec::new();
+        while queens.len() < n {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let s = ((x % n as u64) as u8, (x / 64 % n as u64) as u8);
+            if !queens.contains(&s) {
+                queens.push(s);
+            }
+        }
+        queens
+    }
+
+    #[test]
+    fn the_bounded_search_agrees_with_the_plain_search() {
+        for (k, n) in [11usize, 12, 13, 14, 15, 16]
+            .into_iter()
+            .cycle()
+            .take(18)
+            .enumerate()
+        {
+            let queens = random_queens(n, 0xAB5 + k as u64);
+            let plain = plain_minimum(n, &queens);
+            assert!(root_bound(n, &queens) <= plain);
+            let got = cheapest(n, &queens, &Deadline::never(), None, k % 2 == 0, &|_, _| {});
+            assert!(got.complete);
+            assert_eq!(got.best.unwrap().0, plain, "n = {n}, board {k}");
+        }
+    }
+
+    #[test]
+    #[ignore = "the plain search takes seconds to minutes per 24 x 24 board"]
+    fn on_24_by_24_boards_the_relaxed_value_equals_the_plain_search() {
+        for k in 0..4 {
+            let queens = random_queens(24, 0x2424 + k);
+            let plain = plain_minimum(24, &queens);
+            assert!(root_bound(24, &queens) <= plain);
+            let got = cheapest(24, &queens, &Deadline::never(), None, true, &|_, _| {});
+            assert!(got.complete);
+            assert_eq!(got.best.unwrap().0, plain, "board {k}");
+        }
+    }
+
     #[test]
     fn bounded_passes_find_the_minimum_over_all_solutions() {
         // n = 11, 12: the pruned search against the minimum over every solution (enumerated by
@@ -1139,7 +1235,14 @@ mod tests {
                 assert!(every.complete);
                 assert_eq!(every.solutions.len(), if n == 11 { 2680 } else { 14200 });
                 let min = every.solutions.iter().map(|s| s.0).min().unwrap();
-                let got = cheapest(n, &queens, &Deadline::never(), round % 4 < 2, &|_, _| {});
+                let got = cheapest(
+                    n,
+                    &queens,
+                    &Deadline::never(),
+                    None,
+                    round % 4 < 2,
+                    &|_, _| {},
+                );
                 assert!(got.complete);
                 assert_eq!(got.best.unwrap().0, min);
                 assert!(line_bound(n, &queens) <= min);
