@@ -554,6 +554,19 @@ pub(crate) struct Context<'a> {
 
 impl<'a> Context<'a> {
     pub(crate) fn new(n: usize, queens: &'a [Sq]) -> Self {
+        if n <= LISTED_UP_TO {
+            // Listed solutions are scored directly; the search tables are not needed.
+            return Context {
+                n,
+                queens,
+                occ: occupancy(queens),
+                adj: Vec::new(),
+                qindex: Vec::new(),
+                hits: Vec::new(),
+                row_queens: [0; 64],
+                order: (0..n as u8).collect(),
+            };
+        }
         let mut qindex = vec![u8::MAX; n * n];
         let mut row_queens = [0u64; 64];
         for (i, &(r, c)) in queens.iter().enumerate() {
