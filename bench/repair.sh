@@ -5,7 +5,15 @@
 #   - a random N = 16 board and a solved N = 32 board with 3 queens moved, against CP-SAT on the
 #     relaxed model (../shared/peers/cpsat.py repair, 2 workers, capped at 120 s). Ours computes
 #     the true minimum under the real rule; the relaxed values must agree.
-# Prints a table: case, ours, peer, ratio (peer time / our time). Takes about 1-2 minutes.
+#   - at scale: BOARDS seeded random boards for each N in NS, and BOARDS solved boards with 8-16
+#     queens displaced for each N in DISPLACED, ours and CP-SAT's relaxed model in turn (ours,
+#     peer, ours, peer, ...), both at LIMIT seconds: the time to proof of each, or at the limit
+#     the value and proven bound of each (ours: moves >= lower bound; CP-SAT: R value >= bound).
+# Parameters (environment): NS="24 32 48 64" DISPLACED="48 64" BOARDS=10 LIMIT=60 THREADS=2;
+# SCALE_ONLY=1 skips the first three parts, SCALE=0 skips the scale part. The whole default run
+# takes hours (up to 2 x 60 boards x LIMIT); run what time allows, e.g.
+#   NS="24 32" DISPLACED="" BOARDS=3 LIMIT=30 SCALE_ONLY=1 bench/repair.sh
+# Prints a table: case, ours, peer, ratio (peer time / our time, when both proved).
 set -euo pipefail
 ROOT=$(git rev-parse --show-toplevel)
 SHARED=${SHARED:-$ROOT/../shared}
@@ -18,9 +26,20 @@ trap 'rm -rf "$WORK"' EXIT
 cc -O2 -o "$WORK/reference" bench/lightoj1061_reference.c
 python3 -c 'import ortools' 2>/dev/null || pip install -q ortools
 
-python3 - "$WORK" <<'PY'
+NS=${NS-24 32 48 64}
+DISPLACED=${DISPLACED-48 64}
+BOARDS=${BOARDS:-10}
+LIMIT=${LIMIT:-60}
+THREADS=${THREADS:-2}
+SCALE_ONLY=${SCALE_ONLY:-0}
+SCALE=${SCALE:-1}
+
+python3 - "$WORK" "$NS" "$DISPLACED" "$BOARDS" <<'PY'
 import random, sys
 work = sys.argv[1]
+sizes = [int(v) for v in sys.argv[2].split()]
+displaced = [int(v) for v in sys.argv[3].split()]
+boards = int(sys.argv[4])
 rng = random.Random(1061)
 
 def board(n, queens):
@@ -59,6 +78,28 @@ for i in rng.sample(range(32), 3):
             break
 with open(f"{work}/n32.txt", "w") as f:
     f.write(board(32, queens))
+
+# The scale boards: seeded per size, so a smaller BOARDS gives a prefix of the same boards.
+for n in sizes:
+    rs = random.Random(1000 + n)
+    for i in range(boards):
+        cells = rs.sample(range(n * n), n)
+        with open(f"{work}/r{n}_{i}.txt", "w") as f:
+            f.write(board(n, [(k // n, k % n) for k in cells]))
+for n in displaced:
+    rs = random.Random(2000 + n)
+    for i in range(boards):
+        k = 8 + (i * 8) // max(1, boards - 1)
+        qs = [(r, c) for r, c in enumerate(explicit(n))]
+        occ = set(qs)
+        for j in rs.sample(range(n), k):
+            while True:
+                s = (rs.randrange(n), rs.randrange(n))
+                if s not in occ:
+                    occ.discard(qs[j]); occ.add(s); qs[j] = s
+                    break
+        with open(f"{work}/d{n}_{i}.txt", "w") as f:
+            f.write(board(n, qs))
 PY
 
 now() { date +%s.%N; }
@@ -78,6 +119,7 @@ row() { # case ours peer
 printf "| %-62s | %12s | %12s | %9s |\n" case ours peer ratio
 printf "|%s|%s|%s|%s|\n" "$(printf -- '-%.0s' {1..64})" "$(printf -- '-%.0s' {1..14})" "$(printf -- '-%.0s' {1..14})" "$(printf -- '-%.0s' {1..11})"
 
+if [ "$SCALE_ONLY" != 1 ]; then
 # 1. The judge input: both outputs must agree byte for byte.
 "$BIN" judge lightoj1061 "$WORK/judge200.in" >"$WORK/ours.out"
 "$WORK/reference" <"$WORK/judge200.in" >"$WORK/ref.out"
@@ -111,3 +153,59 @@ for i in $(seq 0 19); do
   worst=$(awk -v a="$worst" -v b="$t" 'BEGIN { print (b > a) ? b : a }')
 done
 printf "| %-62s | %10.4f s | %12s | %9s |\n" "N=16 random, slowest of 20 (ours only)" "$worst" "-" "-"
+fi
+
+# 4. At scale, interleaved: ours, CP-SAT, ours, CP-SAT, ... each at LIMIT seconds.
+[ "$SCALE" = 1 ] || exit 0
+echo "load before the scale part: $(uptime)"
+field() { python3 -c 'import json,sys; v=json.load(open(sys.argv[1])); print(v[sys.argv[2]])' "$@"; }
+cell() { # proven value seconds bound limit
+  if [ "$1" = 1 ]; then printf "%s proven %.2f s" "$2" "$3"; else printf "%s >= %s at %s s" "$2" "$4" "$5"; fi
+}
+scale_row() { # label file
+  local label=$1 file=$2 t0 t1 ours
+  t0=$(now)
+  "$BIN" repair --json --threads "$THREADS" --time-limit "$LIMIT" "$file" >"$WORK/ours.json"
+  t1=$(now)
+  ours=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+  read -r value status peer < <(timeout $((LIMIT + 120)) python3 "$SHARED/peers/cpsat.py" repair "$file" 2 "$LIMIT" 2>"$WORK/peer.err" || echo "- TIMEOUT $LIMIT")
+  local bound optimal moves lower relaxed ropt
+  bound=$(awk '/^bound/ { print $2 }' "$WORK/peer.err")
+  moves=$(field "$WORK/ours.json" moves); lower=$(field "$WORK/ours.json" lower_bound)
+  optimal=$(field "$WORK/ours.json" optimal); relaxed=$(field "$WORK/ours.json" relaxed)
+  ropt=$(field "$WORK/ours.json" relaxed_optimal)
+  if [ "$status" = OPTIMAL ] && [ "$ropt" = True ] && [ "$value" != "$relaxed" ]; then
+    echo "relaxed values differ on $label: ours $relaxed, CP-SAT $value" >&2; exit 1
+  fi
+  local o p ratio=-
+  o=$(cell "$([ "$optimal" = True ] && echo 1)" "D=$moves" "$ours" "$lower" "$LIMIT")
+  p=$(cell "$([ "$status" = OPTIMAL ] && echo 1)" "R=$value" "$peer" "${bound:-?}" "$LIMIT")
+  if [ "$optimal" = True ] && [ "$status" = OPTIMAL ]; then
+    ratio=$(awk -v a="$ours" -v b="$peer" 'BEGIN { printf "%.1fx", b / a }')
+  fi
+  printf "| %-22s | %-28s | %-28s | %8s |\n" "$label" "$o" "$p" "$ratio"
+  local group=${label% #*}
+  echo "${group// /_} $optimal $ours $status $peer" >>"$WORK/scale.log"
+}
+printf "| %-22s | %-28s | %-28s | %8s |\n" case "ours (true D)" "CP-SAT (relaxed R)" ratio
+for n in $NS; do
+  for ((i = 0; i < BOARDS; i++)); do scale_row "N=$n random #$i" "$WORK/r${n}_$i.txt"; done
+done
+for n in $DISPLACED; do
+  for ((i = 0; i < BOARDS; i++)); do
+    scale_row "N=$n solved, $((8 + (i * 8) / (BOARDS > 1 ? BOARDS - 1 : 1))) moved #$i" "$WORK/d${n}_$i.txt"
+  done
+done
+echo "load after: $(uptime)"
+# Per group: boards proven by each, median time to proof over the boards both proved.
+# Per size: boards proven by each and the median time to proof (a board not proven counts as
+# the limit, so the median is a proof time when more than half were proven).
+for g in $(awk '{ print $1 }' "$WORK/scale.log" | sort -u); do
+  awk -v g="$g" -v lim="$LIMIT" '$1 == g { k++; po += ($2 == "True"); pp += ($4 == "OPTIMAL");
+      o[k] = ($2 == "True") ? $3 : lim; p[k] = ($4 == "OPTIMAL") ? $5 : lim }
+    function median(a, k,   i, j, t) { for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
+      if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+      return (k % 2) ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2 }
+    END { printf "%s: ours proved %d/%d (median %.2f s), CP-SAT proved %d/%d (median %.2f s)\n",
+      g, po, k, median(o, k), pp, k, median(p, k) }' "$WORK/scale.log"
+done

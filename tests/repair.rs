@@ -556,9 +556,55 @@ fn a_time_limit_gives_a_legal_plan_and_a_proven_bound() {
 }
 
 #[test]
+fn the_bound_never_exceeds_the_relaxed_value() {
+    // Every placement on 5 x 5, many random ones on 6 x 6 and 7 x 7 (R from the listed
+    // solutions), and random larger boards (R from the exact search).
+    let exact = |p: &Position| repair::relaxed(p, &Options::default()).unwrap().value;
+    for state in all_placements(5) {
+        let p = position_of(5, state);
+        assert!(repair::lower_bound(&p).unwrap() <= exact(&p));
+    }
+    let mut rng = Rng(567);
+    for n in [6, 7] {
+        for _ in 0..2000 {
+            let p = rng.position(n);
+            assert!(repair::lower_bound(&p).unwrap() <= exact(&p));
+        }
+    }
+    for n in 11..=18 {
+        for _ in 0..2 {
+            let p = rng.position(n);
+            let r = repair::relaxed(&p, &Options::default()).unwrap();
+            assert!(r.optimal);
+            assert!(repair::lower_bound(&p).unwrap() <= r.value, "n = {n}");
+        }
+    }
+}
+
+#[test]
+fn time_limited_answers_on_64_by_64_boards_are_legal_with_a_bound() {
+    let mut rng = Rng(64_064);
+    let options = Options {
+        time_limit: Some(Duration::from_millis(200)),
+        ..Options::default()
+    };
+    for k in 0..4 {
+        let p = if k % 2 == 0 {
+            rng.position(64)
+        } else {
+            scrambled_solution(64, 8 + 4 * k, &mut rng)
+        };
+        // `solve` replays the plan with the verifier and checks the bound against the moves.
+        let plan = solve(&p, &options);
+        assert!(plan.lower_bound <= plan.moves);
+        assert!(repair::lower_bound(&p).unwrap() <= plan.lower_bound);
+    }
+}
+
+#[test]
 fn the_answer_does_not_depend_on_the_thread_count() {
     let mut rng = Rng(77);
-    for n in [8, 12, 16] {
+    for n in [8, 12, 16, 20] {
         let p = rng.position(n);
         let one = solve(&p, &Options::with_threads(1));
         let two = solve(&p, &Options::with_threads(2));

@@ -143,6 +143,82 @@ pub(crate) fn plan_to(n: usize, queens: &[Sq], cols: &[u8]) -> Option<Vec<(Sq, S
     None
 }
 
+/// Whether every square strictly between `a` and `b` (on one line) is empty.
+fn clear(n: usize, occ: &[bool], a: Sq, b: Sq) -> bool {
+    let dr = (b.0 as i32 - a.0 as i32).signum();
+    let dc = (b.1 as i32 - a.1 as i32).signum();
+    let (mut r, mut c) = (a.0 as i32 + dr, a.1 as i32 + dc);
+    while (r, c) != (b.0 as i32, b.1 as i32) {
+        if occ[r as usize * n + c as usize] {
+            return false;
+        }
+        r += dr;
+        c += dc;
+    }
+    true
+}
+
+/// A legal plan that realises a relaxed assignment move for move: each queen paired with a
+/// square on one of its lines goes there in one move, each other one in two (through an empty
+/// square where a line of each meets), in an order in which no path is blocked. `None` when
+/// some queen is walled in for good (the caller then uses [`plan_to`] or the search).
+pub(crate) fn schedule(n: usize, queens: &[Sq], pairs: &[(Sq, Sq)]) -> Option<Vec<(Sq, Sq)>> {
+    let mut occ = vec![false; n * n];
+    for &(r, c) in queens {
+        occ[r as usize * n + c as usize] = true;
+    }
+    let idx = |s: Sq| s.0 as usize * n + s.1 as usize;
+    let mut pending: Vec<(Sq, Sq)> = pairs.iter().copied().filter(|(a, b)| a != b).collect();
+    let mut plan = Vec::new();
+    while !pending.is_empty() {
+        let mut progress = false;
+        let mut k = 0;
+        while k < pending.len() {
+            let (q, t) = pending[k];
+            let mut done = false;
+            if !occ[idx(t)] {
+                if super::targets::lines_meet(q, t) {
+                    if clear(n, &occ, q, t) {
+                        plan.push((q, t));
+                        done = true;
+                    }
+                } else {
+                    // Two moves: through a square on a line of each.
+                    occ[idx(q)] = false;
+                    let via = (0..n * n)
+                        .map(|i| ((i / n) as u8, (i % n) as u8))
+                        .find(|&x| {
+                            x != q
+                                && !occ[idx(x)]
+                                && super::targets::lines_meet(q, x)
+                                && super::targets::lines_meet(x, t)
+                                && clear(n, &occ, q, x)
+                                && clear(n, &occ, x, t)
+                        });
+                    occ[idx(q)] = true;
+                    if let Some(x) = via {
+                        plan.push((q, x));
+                        plan.push((x, t));
+                        done = true;
+                    }
+                }
+            }
+            if done {
+                occ[idx(q)] = false;
+                occ[idx(t)] = true;
+                pending.remove(k);
+                progress = true;
+            } else {
+                k += 1;
+            }
+        }
+        if !progress {
+            return None;
+        }
+    }
+    Some(plan)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

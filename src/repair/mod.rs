@@ -18,6 +18,7 @@ pub use crate::problem::{Move, Position};
 
 mod fallback;
 mod search;
+mod stays;
 mod targets;
 
 use crate::board::MAX_SIDE;
@@ -172,7 +173,9 @@ pub fn relaxed(position: &Position, options: &Options) -> Result<Relaxed, Repair
     let n = position.n;
     let deadline = options.deadline();
     let parallel = options.threads != 1;
-    let found = options.run_in_pool(|| targets::cheapest(n, &queens, &deadline, parallel));
+    let report = |lower: u32, upper: u32| options.report(lower as u64, upper as u64);
+    let found =
+        options.run_in_pool(|| targets::cheapest(n, &queens, &deadline, None, parallel, &report));
     let cols = match found.best {
         Some((_, cols)) => cols,
         None => targets::explicit_solution(n).expect("n >= 4"),
@@ -187,6 +190,21 @@ pub fn relaxed(position: &Position, options: &Options) -> Result<Relaxed, Repair
             .map(|(a, b)| (to_square(a), to_square(b)))
             .collect(),
     })
+}
+
+/// A lower bound on the relaxed value R found without search: every queen that does not stay
+/// moves at least once, and the queens that stay attack no one another, so `R >= n - alpha` with
+/// `alpha` the size of a largest set of mutually non-attacking queens (computed exactly); also at
+/// least the queens beyond the first on each row, column or diagonal of one family. This is the
+/// bound the searches start from.
+///
+/// # Errors
+/// As [`solve`].
+pub fn lower_bound(position: &Position) -> Result<usize, RepairError> {
+    let Some(queens) = checked(position)? else {
+        return Ok(0);
+    };
+    Ok(targets::root_bound(position.n, &queens) as usize)
 }
 
 /// The fewest real queen moves (a queen never passes over or lands on another) from `position`
@@ -219,7 +237,7 @@ pub fn solve(position: &Position, options: &Options) -> Result<Repair, RepairErr
     };
     let deadline = options.deadline();
     let parallel = options.threads != 1;
-    options.run_in_pool(|| plan_from(position, &queens, &deadline, parallel))
+    options.run_in_pool(|| plan_from(position, &queens, &deadline, parallel, options))
 }
 
 /// [`solve`] for a checked position of side at least 4, on the caller's rayon pool.
@@ -228,10 +246,21 @@ fn plan_from(
     queens: &[Sq],
     deadline: &crate::Deadline,
     parallel: bool,
+    options: &Options,
 ) -> Result<Repair, RepairError> {
     let n = position.n;
     let queens = queens.to_vec();
-    let found = targets::cheapest(n, &queens, deadline, parallel);
+    let report = |lower: u32, upper: u32| options.report(lower as u64, upper as u64);
+    // Half the time limit may go to improving the target when the gap is wide.
+    let half = options.time_limit.map(|limit| {
+        Options {
+            time_limit: Some(limit / 2),
+            cancel: options.cancel.clone(),
+            ..Options::default()
+        }
+        .deadline()
+    });
+    let found = targets::cheapest(n, &queens, deadline, half.as_ref(), parallel, &report);
     let relaxed_complete = found.complete;
     let relaxed_lower = found.lower;
     let explicit = targets::explicit_solution(n).expect("n >= 4");
@@ -239,10 +268,12 @@ fn plan_from(
         Some((_, cols)) => cols,
         None => explicit.clone(),
     };
-    let (relaxed_value, _) = targets::cost_with_assignment(&queens, &best_cols);
+    let (relaxed_value, pairs) = targets::cost_with_assignment(&queens, &best_cols);
 
-    // An upper bound: a greedy legal plan to the relaxed target (or another solution).
-    let mut best_plan = fallback::plan_to(n, &queens, &best_cols)
+    // An upper bound: the relaxed assignment scheduled legally move for move, or else a greedy
+    // legal plan to the relaxed target (or another solution).
+    let mut best_plan = fallback::schedule(n, &queens, &pairs)
+        .or_else(|| fallback::plan_to(n, &queens, &best_cols))
         .or_else(|| fallback::plan_to(n, &queens, &explicit));
     if best_plan.is_none() {
         // Any solution will do; the greedy method almost never needs this.

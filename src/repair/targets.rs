@@ -169,6 +169,14 @@ pub(crate) fn line_bound(n: usize, queens: &[Sq]) -> u32 {
     best
 }
 
+/// The bound every search starts from: the larger of [`line_bound`] and `n - alpha`, `alpha` the
+/// most queens that attack no one another ([`super::stays`]).
+pub(crate) fn root_bound(n: usize, queens: &[Sq]) -> u32 {
+    let adj = super::stays::attack_graph(queens);
+    let alpha = super::stays::largest(&adj, mask(queens.len()));
+    line_bound(n, queens).max(n as u32 - alpha)
+}
+
 /// A cheapest target found by [`cheapest`].
 pub(crate) struct Cheapest {
     /// The solution (column of each row) and its relaxed cost, when one was found.
@@ -179,43 +187,91 @@ pub(crate) struct Cheapest {
     pub complete: bool,
 }
 
-/// Nodes spent looking for a first cheap target before the bounded passes.
-const INCUMBENT_NODES: u64 = 50_000;
+/// Nodes spent looking for a first cheap target before the neighbourhood search.
+const INCUMBENT_NODES: u64 = 20_000;
+
+/// Nodes allowed to the exact re-solution of one neighbourhood.
+const NEIGHBOURHOOD_NODES: u64 = 20_000;
+
+/// Neighbourhoods tried per round (fixed, so that the result does not depend on the threads).
+const NEIGHBOURHOODS_PER_ROUND: usize = 4;
+
+/// Rounds without improvement after which the neighbourhood search ends.
+const STALE_ROUNDS: u32 = 10;
+
+/// Sides from which a time-limited search keeps improving its target while the gap is wide.
+const WIDE_SIDE: usize = 40;
+
+/// Called with (proven lower bound, best cost found) whenever either changes.
+pub(crate) type Report<'a> = &'a (dyn Fn(u32, u32) + Sync);
 
 /// The relaxed value: a cheapest solution from `queens` and its cost. Small sides evaluate every
-/// solution; larger ones first look briefly for a cheap solution, then run depth-first passes
-/// that admit only solutions of cost at most `L` for `L` = a lower bound, +1, ... (each refuted
-/// pass proves the value above `L`; the first success is the minimum).
-pub(crate) fn cheapest(n: usize, queens: &[Sq], deadline: &Deadline, parallel: bool) -> Cheapest {
-    let floor = line_bound(n, queens);
+/// solution. Larger ones start from the bound `n - alpha` ([`super::stays`]), find a cheap
+/// solution (a short search, then large-neighbourhood search: rows of the best solution are
+/// freed and re-solved exactly), then run depth-first passes that admit only solutions of cost
+/// at most `L` for `L` = the bound, +1, ... below the best cost (each refuted pass proves the
+/// value above `L`; the first success is the minimum).
+pub(crate) fn cheapest(
+    n: usize,
+    queens: &[Sq],
+    deadline: &Deadline,
+    primal_until: Option<&Deadline>,
+    parallel: bool,
+    report: Report,
+) -> Cheapest {
+    let ctx = Context::new(n, queens);
     if n <= LISTED_UP_TO {
-        let f = search(n, queens, 2 * n as u32, Mode::Best, deadline, false);
+        let f = search_capped(&ctx, 2 * n as u32, Mode::Best, deadline, u64::MAX);
         let best = f.solutions.into_iter().next();
-        let lower = best.as_ref().map_or(floor, |b| b.0);
+        let lower = best.as_ref().map_or(0, |b| b.0);
         return Cheapest {
             best,
             lower,
             complete: true,
         };
     }
-    let quick = search_capped(
-        n,
-        queens,
-        2 * n as u32,
-        Mode::Best,
-        deadline,
-        INCUMBENT_NODES,
-    );
-    let best = quick.solutions.into_iter().next();
+    let alpha = super::stays::largest(&ctx.adj, mask(n));
+    let mut lower = line_bound(n, queens).max(n as u32 - alpha);
+    let quick = search_capped(&ctx, 2 * n as u32, Mode::Best, deadline, INCUMBENT_NODES);
+    let mut best = quick.solutions.into_iter().next();
     if quick.complete {
-        let lower = best.as_ref().map_or(floor, |b| b.0);
+        let lower = best.as_ref().map_or(lower, |b| b.0);
         return Cheapest {
             best,
             lower,
             complete: true,
         };
     }
-    let mut lower = floor;
+    let mut current = match best.take() {
+        Some(b) => b,
+        None => {
+            let cols = explicit_solution(n).expect("n > LISTED_UP_TO");
+            let (c, _) = cost_with_assignment(queens, &cols);
+            (c, cols)
+        }
+    };
+    report(lower, current.0);
+    seeded(&ctx, &mut current, alpha, deadline, parallel);
+    report(lower, current.0);
+    improve(&ctx, &mut current, lower, deadline, parallel, report, 0);
+    // With a time limit and a wide gap on a big board, the passes are unlikely to close it:
+    // the neighbourhood search goes on (fresh neighbourhoods) until `primal_until`.
+    if let Some(until) = primal_until {
+        let mut restart = 1;
+        while n >= WIDE_SIDE && current.0 > lower + 2 && !until.reached() {
+            improve(
+                &ctx,
+                &mut current,
+                lower,
+                until,
+                parallel,
+                report,
+                restart << 32,
+            );
+            restart += 1;
+        }
+    }
+    let best = Some(current);
     loop {
         if best.as_ref().is_some_and(|b| b.0 <= lower) {
             return Cheapest {
@@ -224,8 +280,9 @@ pub(crate) fn cheapest(n: usize, queens: &[Sq], deadline: &Deadline, parallel: b
                 complete: true,
             };
         }
-        let pass = search(n, queens, lower, Mode::First, deadline, parallel);
+        let pass = search_in(&ctx, lower, Mode::First, deadline, parallel);
         if let Some(found) = pass.solutions.into_iter().next() {
+            report(found.0, found.0);
             return Cheapest {
                 lower: found.0,
                 best: Some(found),
@@ -240,6 +297,214 @@ pub(crate) fn cheapest(n: usize, queens: &[Sq], deadline: &Deadline, parallel: b
             };
         }
         lower += 1;
+        report(lower, best.as_ref().map_or(u32::MAX, |b| b.0));
+    }
+}
+
+/// Targets built around large sets of queens that can stay: for each of a few largest
+/// independent sets of the attack graph (and the sets one smaller), those queens are kept and the
+/// other rows completed by the exact search (cheapest completion, within a node cap). Keeps any
+/// improvement of `best`; the sets tried are fixed, so the result does not depend on the threads.
+fn seeded(
+    ctx: &Context,
+    best: &mut (u32, Vec<u8>),
+    alpha: u32,
+    deadline: &Deadline,
+    parallel: bool,
+) {
+    let n = ctx.n;
+    let all = mask(n);
+    // Sets of size alpha and alpha - 1: the largest one, then ones avoiding each of its queens.
+    let mut sets: Vec<u64> = Vec::new();
+    if let Some(top) = super::stays::find(&ctx.adj, all, alpha, &mut 10_000) {
+        sets.push(top);
+        let mut bits = top;
+        while bits != 0 && sets.len() < 2 * NEIGHBOURHOODS_PER_ROUND {
+            let v = bits.trailing_zeros();
+            bits &= bits - 1;
+            let without = all & !(1u64 << v);
+            let other = super::stays::find(&ctx.adj, without, alpha, &mut 1_000)
+                .or_else(|| super::stays::find(&ctx.adj, without, alpha - 1, &mut 1_000));
+            if let Some(s) = other {
+                if !sets.contains(&s) {
+                    sets.push(s);
+                }
+            }
+        }
+    }
+    let limit = best.0 - 1;
+    let one = |set: &u64| -> Option<(u32, Vec<u8>)> {
+        let mut dfs = new_dfs(ctx, limit, Mode::Best, deadline, 4 * NEIGHBOURHOOD_NODES);
+        let mut fixed: Vec<u8> = Vec::with_capacity(n);
+        let mut open: Vec<u8> = Vec::with_capacity(n);
+        for &r in &ctx.order {
+            let kept = ctx.row_queens[r as usize] & set;
+            if kept != 0 {
+                let (_, c) = ctx.queens[kept.trailing_zeros() as usize];
+                dfs.allowed[r as usize] = 1 << c;
+                fixed.push(r);
+            } else {
+                open.push(r);
+            }
+        }
+        fixed.extend(open);
+        dfs.order = fixed;
+        dfs.start();
+        dfs.found().solutions.into_iter().next()
+    };
+    let results: Vec<Option<(u32, Vec<u8>)>> = if parallel {
+        sets.par_iter().map(one).collect()
+    } else {
+        sets.iter().map(one).collect()
+    };
+    if let Some(w) = results
+        .into_iter()
+        .flatten()
+        .min_by_key(|(c, _)| *c)
+        .filter(|(c, _)| *c < best.0)
+    {
+        *best = w;
+    }
+}
+
+/// A small deterministic generator for choosing neighbourhoods.
+fn mix(seed: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The rows freed in neighbourhood `seed` of the solution `cols`: about half of them rows where
+/// the solution and the queens disagree, the rest any rows; sometimes one band of rows.
+fn freed_rows(ctx: &Context, cols: &[u8], size: usize, seed: u64) -> u64 {
+    let n = ctx.n;
+    let mut x = mix(seed);
+    let mut next = move |k: usize| {
+        x = mix(x);
+        (x % k as u64) as usize
+    };
+    let kind = next(4);
+    if kind == 3 {
+        // Keep the queens that stay but one to three of them; everything else is open.
+        let stays: Vec<usize> = (0..n).filter(|&r| ctx.occ[r] >> cols[r] & 1 == 1).collect();
+        let mut rows = mask(n);
+        for &r in &stays {
+            rows &= !(1u64 << r);
+        }
+        for _ in 0..=next(3) {
+            if !stays.is_empty() {
+                rows |= 1 << stays[next(stays.len())];
+            }
+        }
+        return rows;
+    }
+    if kind == 0 {
+        let start = next(n);
+        return (0..size).fold(0u64, |m, i| m | 1 << ((start + i) % n));
+    }
+    let mut rows = 0u64;
+    if kind == 1 {
+        let unsettled: Vec<usize> = (0..n).filter(|&r| ctx.occ[r] != 1u64 << cols[r]).collect();
+        let mut tries = 0;
+        while (rows.count_ones() as usize) < size / 2 && !unsettled.is_empty() && tries < 4 * n {
+            rows |= 1 << unsettled[next(unsettled.len())];
+            tries += 1;
+        }
+    } else {
+        // Room for one or two queens off the solution to stay: their rows and the rows of the
+        // solution's squares that attack them.
+        let off: Vec<Sq> = ctx
+            .queens
+            .iter()
+            .copied()
+            .filter(|q| cols[q.0 as usize] != q.1)
+            .collect();
+        for _ in 0..kind {
+            if off.is_empty() {
+                break;
+            }
+            let q = off[next(off.len())];
+            rows |= 1 << q.0;
+            for (r, &c) in cols.iter().enumerate() {
+                if lines_meet((r as u8, c), q) {
+                    rows |= 1 << r;
+                }
+            }
+        }
+    }
+    while (rows.count_ones() as usize) < size {
+        rows |= 1 << next(n);
+    }
+    rows
+}
+
+/// Large-neighbourhood search: frees a few rows of the best solution and re-solves them exactly
+/// (the cheapest completion, within a node cap), keeping any improvement. Rounds of a fixed
+/// number of neighbourhoods run in parallel; the best of a round (the first on ties) is kept,
+/// so the result does not depend on the threads. Ends at `floor`, at the deadline, or after
+/// [`STALE_ROUNDS`] rounds without improvement.
+fn improve(
+    ctx: &Context,
+    best: &mut (u32, Vec<u8>),
+    floor: u32,
+    deadline: &Deadline,
+    parallel: bool,
+    report: Report,
+    first_round: u64,
+) {
+    let n = ctx.n;
+    let mut size = n.min(10);
+    let mut stale = 0;
+    let mut round = first_round;
+    while best.0 > floor && stale < STALE_ROUNDS && !deadline.reached() {
+        let base = &*best;
+        let one = |k: usize| -> Option<(u32, Vec<u8>)> {
+            let seed = round * NEIGHBOURHOODS_PER_ROUND as u64 + k as u64;
+            let free = freed_rows(ctx, &base.1, size, seed);
+            let mut dfs = new_dfs(ctx, base.0 - 1, Mode::Best, deadline, NEIGHBOURHOOD_NODES);
+            let mut fixed: Vec<u8> = Vec::with_capacity(n);
+            let mut open: Vec<u8> = Vec::with_capacity(n);
+            for &r in &ctx.order {
+                if free >> r & 1 == 1 {
+                    open.push(r);
+                } else {
+                    dfs.allowed[r as usize] = 1 << base.1[r as usize];
+                    fixed.push(r);
+                }
+            }
+            fixed.extend(open);
+            dfs.order = fixed;
+            dfs.start();
+            dfs.found().solutions.into_iter().next()
+        };
+        let results: Vec<Option<(u32, Vec<u8>)>> = if parallel {
+            (0..NEIGHBOURHOODS_PER_ROUND)
+                .into_par_iter()
+                .map(one)
+                .collect()
+        } else {
+            (0..NEIGHBOURHOODS_PER_ROUND).map(one).collect()
+        };
+        let winner = results
+            .into_iter()
+            .flatten()
+            .min_by_key(|(c, _)| *c)
+            .filter(|(c, _)| *c < best.0);
+        match winner {
+            Some(w) => {
+                *best = w;
+                stale = 0;
+                report(floor, best.0);
+            }
+            None => {
+                stale += 1;
+                if stale % 3 == 0 {
+                    size = n.min(size + 3);
+                }
+            }
+        }
+        round += 1;
     }
 }
 
@@ -267,6 +532,75 @@ pub(crate) enum Mode {
 /// then marked incomplete).
 pub(crate) const MAX_KEPT: usize = 200_000;
 
+/// Branches allowed to one test of the independent-set bound (beyond them the test passes).
+const STAY_BRANCHES: u64 = 64;
+
+/// The fixed facts of one start position that every search over targets uses.
+pub(crate) struct Context<'a> {
+    pub n: usize,
+    pub queens: &'a [Sq],
+    occ: [u64; 64],
+    /// The attack graph of the queens ([`super::stays::attack_graph`]).
+    pub adj: Vec<u64>,
+    /// Index of the queen on each square (`r * n + c`), `u8::MAX` where none.
+    qindex: Vec<u8>,
+    /// The queens sharing a line with each square (`r * n + c`), as a set of queen indices.
+    hits: Vec<u64>,
+    /// The queens of each row, as a set of queen indices.
+    row_queens: [u64; 64],
+    /// The default row order: rows holding more queens first, then the empty rows.
+    order: Vec<u8>,
+}
+
+impl<'a> Context<'a> {
+    pub(crate) fn new(n: usize, queens: &'a [Sq]) -> Self {
+        if n <= LISTED_UP_TO {
+            // Listed solutions are scored directly; the search tables are not needed.
+            return Context {
+                n,
+                queens,
+                occ: occupancy(queens),
+                adj: Vec::new(),
+                qindex: Vec::new(),
+                hits: Vec::new(),
+                row_queens: [0; 64],
+                order: (0..n as u8).collect(),
+            };
+        }
+        let mut qindex = vec![u8::MAX; n * n];
+        let mut row_queens = [0u64; 64];
+        for (i, &(r, c)) in queens.iter().enumerate() {
+            qindex[r as usize * n + c as usize] = i as u8;
+            row_queens[r as usize] |= 1 << i;
+        }
+        let mut hits = vec![0u64; n * n];
+        for r in 0..n {
+            for c in 0..n {
+                let s = (r as u8, c as u8);
+                let mut bits = 0u64;
+                for (i, &q) in queens.iter().enumerate() {
+                    if q != s && lines_meet(q, s) {
+                        bits |= 1 << i;
+                    }
+                }
+                hits[r * n + c] = bits;
+            }
+        }
+        let mut order: Vec<u8> = (0..n as u8).collect();
+        order.sort_by_key(|&r| std::cmp::Reverse(row_queens[r as usize].count_ones()));
+        Context {
+            n,
+            queens,
+            occ: occupancy(queens),
+            adj: super::stays::attack_graph(queens),
+            qindex,
+            hits,
+            row_queens,
+            order,
+        }
+    }
+}
+
 /// Solutions of cost at most `limit` from `queens` (see [`Mode`]). With `parallel`, modes
 /// [`Mode::First`] and [`Mode::All`] split the search by the column of the first row and run
 /// the parts on the current rayon pool; the result is the same as the sequential one (the
@@ -279,10 +613,22 @@ pub(crate) fn search(
     deadline: &Deadline,
     parallel: bool,
 ) -> Found {
-    if parallel && mode != Mode::Best && n > LISTED_UP_TO {
-        return search_split(n, queens, limit, mode, deadline);
+    let ctx = Context::new(n, queens);
+    search_in(&ctx, limit, mode, deadline, parallel)
+}
+
+/// [`search`] over a prepared context.
+pub(crate) fn search_in(
+    ctx: &Context,
+    limit: u32,
+    mode: Mode,
+    deadline: &Deadline,
+    parallel: bool,
+) -> Found {
+    if parallel && mode != Mode::Best && ctx.n > LISTED_UP_TO {
+        return search_split(ctx, limit, mode, deadline);
     }
-    search_capped(n, queens, limit, mode, deadline, u64::MAX)
+    search_capped(ctx, limit, mode, deadline, u64::MAX)
 }
 
 fn occupancy(queens: &[Sq]) -> [u64; 64] {
@@ -293,20 +639,17 @@ fn occupancy(queens: &[Sq]) -> [u64; 64] {
     occ
 }
 
-fn new_dfs<'a>(
-    n: usize,
-    queens: &'a [Sq],
+pub(crate) fn new_dfs<'a>(
+    ctx: &'a Context<'a>,
     limit: u32,
     mode: Mode,
     deadline: &'a Deadline,
     node_cap: u64,
 ) -> Dfs<'a> {
     Dfs {
-        n,
-        queens,
-        occ: occupancy(queens),
+        ctx,
         counted: [0; 64],
-        cols: vec![0; n],
+        cols: vec![0; ctx.n],
         limit,
         mode,
         out: Vec::new(),
@@ -318,6 +661,9 @@ fn new_dfs<'a>(
         undo: Vec::with_capacity(64 * 64),
         first_cols: u64::MAX,
         abandon: None,
+        order: ctx.order.clone(),
+        allowed: [u64::MAX; 64],
+        plain: false,
     }
 }
 
@@ -326,8 +672,10 @@ fn new_dfs<'a>(
 type PartResult = (Vec<(u32, Vec<u8>)>, bool);
 
 /// [`search`] in parallel parts, one per column of the first row, in search order.
-fn search_split(n: usize, queens: &[Sq], limit: u32, mode: Mode, deadline: &Deadline) -> Found {
-    let own = occupancy(queens)[0];
+fn search_split(ctx: &Context, limit: u32, mode: Mode, deadline: &Deadline) -> Found {
+    let n = ctx.n;
+    let first = ctx.order[0] as usize;
+    let own = ctx.occ[first];
     let all = mask(n);
     let order: Vec<usize> = (0..n)
         .filter(|&c| own >> c & 1 == 1)
@@ -342,7 +690,7 @@ fn search_split(n: usize, queens: &[Sq], limit: u32, mode: Mode, deadline: &Dead
             if deadline.reached() {
                 return (Vec::new(), true);
             }
-            let mut dfs = new_dfs(n, queens, limit, mode, deadline, u64::MAX);
+            let mut dfs = new_dfs(ctx, limit, mode, deadline, u64::MAX);
             dfs.first_cols = 1 << c;
             if mode == Mode::First {
                 dfs.abandon = Some((&earliest, index));
@@ -381,20 +729,20 @@ fn search_split(n: usize, queens: &[Sq], limit: u32, mode: Mode, deadline: &Dead
 }
 
 /// [`search`], sequential, giving up (incomplete) after `node_cap` nodes.
-fn search_capped(
-    n: usize,
-    queens: &[Sq],
+pub(crate) fn search_capped(
+    ctx: &Context,
     limit: u32,
     mode: Mode,
     deadline: &Deadline,
     node_cap: u64,
 ) -> Found {
+    let n = ctx.n;
     if n <= LISTED_UP_TO {
         let mut scratch = Scratch::default();
         let mut out: Vec<(u32, Vec<u8>)> = Vec::new();
         let mut limit = limit;
         for cols in all_solutions(n) {
-            if let Some(c) = cost(queens, cols, limit, &mut scratch) {
+            if let Some(c) = cost(ctx.queens, cols, limit, &mut scratch) {
                 match mode {
                     Mode::Best => {
                         out.clear();
@@ -417,19 +765,13 @@ fn search_capped(
             complete: true,
         };
     }
-    let mut dfs = new_dfs(n, queens, limit, mode, deadline, node_cap);
+    let mut dfs = new_dfs(ctx, limit, mode, deadline, node_cap);
     dfs.start();
-    let complete = !dfs.stopped || (mode == Mode::First && !dfs.out.is_empty());
-    Found {
-        solutions: dfs.out,
-        complete,
-    }
+    dfs.found()
 }
 
-struct Dfs<'a> {
-    n: usize,
-    queens: &'a [Sq],
-    occ: [u64; 64],
+pub(crate) struct Dfs<'a> {
+    ctx: &'a Context<'a>,
     /// Queens already known to be off the solution being built (rows not yet placed).
     counted: [u64; 64],
     cols: Vec<u8>,
@@ -438,7 +780,7 @@ struct Dfs<'a> {
     out: Vec<(u32, Vec<u8>)>,
     scratch: Scratch,
     deadline: &'a Deadline,
-    nodes: u64,
+    pub nodes: u64,
     node_cap: u64,
     stopped: bool,
     undo: Vec<(u8, u64)>,
@@ -447,6 +789,13 @@ struct Dfs<'a> {
     /// A shared earliest successful part and this part's index: stop when an earlier part
     /// has succeeded.
     abandon: Option<(&'a AtomicUsize, usize)>,
+    /// The rows in the order they are placed.
+    pub order: Vec<u8>,
+    /// The columns allowed in each row (a neighbourhood of a known solution).
+    pub allowed: [u64; 64],
+    /// Only the line-count bound, rows in order, no forward checking (the reference search of
+    /// the tests).
+    pub plain: bool,
 }
 
 /// Counts behind the bound of a partial solution (rows `0..row` placed).
@@ -455,7 +804,9 @@ struct Dfs<'a> {
 /// solution. The misplaced queens number `n - (placed rows whose square holds a queen) - (live
 /// queens that end on the solution)`, and the live queens that end on it do not attack one
 /// another: at most one per unplaced row, unused column, unused diagonal and unused
-/// anti-diagonal. So `m >= n - on_placed - min(live rows, columns, diagonals, anti-diagonals)`.
+/// anti-diagonal, and at most a largest independent set of the live queens' attack graph. So
+/// `m >= n - on_placed - min(live rows, columns, diagonals, anti-diagonals)`, and the same with
+/// that largest set.
 #[derive(Clone, Copy)]
 struct Live {
     row_live: [u8; 64],
@@ -467,6 +818,8 @@ struct Live {
     live_diags: u32,
     live_antis: u32,
     on_placed: u32,
+    /// The live queens, by index.
+    set: u64,
 }
 
 /// The lines already used by the placed rows.
@@ -487,9 +840,10 @@ impl Live {
         n as u32 - self.on_placed - lines
     }
 
-    /// The live queen at `(r, c)` is no longer live.
-    fn kill(&mut self, n: usize, r: usize, c: usize, used: &Used) {
+    /// The live queen at `(r, c)`, of index `index`, is no longer live.
+    fn kill(&mut self, n: usize, r: usize, c: usize, index: u8, used: &Used) {
         let (d, a) = (r + n - 1 - c, r + c);
+        self.set &= !(1u64 << index);
         self.row_live[r] -= 1;
         if self.row_live[r] == 0 {
             self.live_rows -= 1;
@@ -510,8 +864,17 @@ impl Live {
 }
 
 impl Dfs<'_> {
-    fn start(&mut self) {
-        let n = self.n;
+    /// The search result so far.
+    pub(crate) fn found(self) -> Found {
+        let complete = !self.stopped || (self.mode == Mode::First && !self.out.is_empty());
+        Found {
+            solutions: self.out,
+            complete,
+        }
+    }
+
+    pub(crate) fn start(&mut self) {
+        let n = self.ctx.n;
         let mut live = Live {
             row_live: [0; 64],
             col_live: [0; 64],
@@ -522,8 +885,9 @@ impl Dfs<'_> {
             live_diags: 0,
             live_antis: 0,
             on_placed: 0,
+            set: mask(self.ctx.queens.len()),
         };
-        for &(r, c) in self.queens {
+        for &(r, c) in self.ctx.queens {
             let (r, c) = (r as usize, c as usize);
             live.row_live[r] += 1;
             live.col_live[c] += 1;
@@ -535,13 +899,58 @@ impl Dfs<'_> {
         live.live_cols = count(&live.col_live);
         live.live_diags = count(&live.diag_live);
         live.live_antis = count(&live.anti_live);
-        if live.bound(n) <= self.limit {
+        if live.bound(n) <= self.limit && self.stays_fit(&live) {
             self.row(0, &live, 0, 0, 0);
         }
     }
 
-    /// Places row `row` given the live counts of the rows above.
-    fn row(&mut self, row: usize, live: &Live, cm: u64, dm: u128, am: u128) {
+    /// Whether enough live queens can stay for the limit: `n - on_placed - alpha(live) <=
+    /// limit` may hold (false only when proven impossible).
+    fn stays_fit(&self, live: &Live) -> bool {
+        let n = self.ctx.n as u32;
+        let Some(need) = n.checked_sub(live.on_placed + self.limit) else {
+            return true;
+        };
+        if self.plain {
+            return true;
+        }
+        let mut budget = STAY_BRANCHES;
+        super::stays::at_least(&self.ctx.adj, live.set, need, &mut budget)
+    }
+
+    /// Forward checking: `None` when some row after `depth` has no free square left or some
+    /// unused column no free square in those rows; otherwise the position in `order` of the row
+    /// to place next (the first with a single free square, else the next in order).
+    fn fillable(&self, depth: usize, used: &Used) -> Option<usize> {
+        let n = self.ctx.n;
+        if self.plain {
+            return Some(depth + 1);
+        }
+        let open_cols = !used.cols & mask(n);
+        let mut reach = 0u64;
+        let mut forced = None;
+        for j in depth + 1..n {
+            let r = self.order[j] as usize;
+            let free = open_cols
+                & !((used.diags >> r) as u64).reverse_bits_n(n)
+                & !((used.antis >> r) as u64)
+                & self.allowed[r];
+            if free == 0 {
+                return None;
+            }
+            if forced.is_none() && free & (free - 1) == 0 {
+                forced = Some(j);
+            }
+            reach |= free;
+        }
+        if reach != open_cols {
+            return None;
+        }
+        Some(forced.unwrap_or(depth + 1))
+    }
+
+    /// Places the row `order[depth]` given the live counts of the rows placed before.
+    fn row(&mut self, depth: usize, live: &Live, cm: u64, dm: u128, am: u128) {
         if self.stopped {
             return;
         }
@@ -556,9 +965,10 @@ impl Dfs<'_> {
             self.stopped = true;
             return;
         }
-        let n = self.n;
-        if row == n {
-            if let Some(c) = cost(self.queens, &self.cols, self.limit, &mut self.scratch) {
+        let ctx = self.ctx;
+        let n = ctx.n;
+        if depth == n {
+            if let Some(c) = cost(ctx.queens, &self.cols, self.limit, &mut self.scratch) {
                 match self.mode {
                     Mode::Best => {
                         self.out.clear();
@@ -585,92 +995,127 @@ impl Dfs<'_> {
             }
             return;
         }
-        let free = !cm & !((dm >> row) as u64).reverse_bits_n(n) & !((am >> row) as u64) & mask(n);
-        if free == 0 {
-            return;
-        }
-        // The queens of this row first (keeping a queen in place is usually cheap).
-        let free = if row == 0 {
+        let row = self.order[depth] as usize;
+        let free = !cm
+            & !((dm >> row) as u64).reverse_bits_n(n)
+            & !((am >> row) as u64)
+            & mask(n)
+            & self.allowed[row];
+        let free = if depth == 0 {
             free & self.first_cols
         } else {
             free
         };
-        let own = self.occ[row] & free;
-        for pass in 0..2 {
-            let mut cand = if pass == 0 { own } else { free & !own };
-            while cand != 0 {
-                let c = cand.trailing_zeros() as usize;
-                cand &= cand - 1;
-                let (d, a) = (row + n - 1 - c, row + c);
-                let before = Used {
-                    cols: cm,
-                    diags: dm,
-                    antis: am,
-                };
-                let used = Used {
-                    cols: cm | 1 << c,
-                    diags: dm | 1u128 << d,
-                    antis: am | 1u128 << a,
-                };
-                let mut next = *live;
-                // The queens of this row leave the live pool; the one on (row, c) stays put.
-                let mut bits = self.occ[row] & !self.counted[row];
-                while bits != 0 {
-                    let c2 = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    next.kill(n, row, c2, &before);
-                    if c2 == c {
-                        next.on_placed += 1;
+        if free == 0 {
+            return;
+        }
+        // The queens of this row first (keeping a queen in place is usually cheap), then the
+        // other columns, those that rule out the fewest live queens first.
+        let own = ctx.occ[row] & free;
+        let mut others = [(0u8, 0u8); 64];
+        let mut k = 0;
+        let mut bits = free & !own;
+        let leaving = ctx.row_queens[row];
+        while bits != 0 {
+            let c = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let kills = (ctx.hits[row * n + c] & live.set & !leaving).count_ones();
+            others[k] = (kills as u8, c as u8);
+            k += 1;
+        }
+        others[..k].sort_unstable();
+        let mut own_bits = own;
+        let mut next_other = 0;
+        loop {
+            let c = if own_bits != 0 {
+                let c = own_bits.trailing_zeros() as usize;
+                own_bits &= own_bits - 1;
+                c
+            } else if next_other < k {
+                next_other += 1;
+                others[next_other - 1].1 as usize
+            } else {
+                break;
+            };
+            let (d, a) = (row + n - 1 - c, row + c);
+            let before = Used {
+                cols: cm,
+                diags: dm,
+                antis: am,
+            };
+            let used = Used {
+                cols: cm | 1 << c,
+                diags: dm | 1u128 << d,
+                antis: am | 1u128 << a,
+            };
+            let mut next = *live;
+            // The queens of this row leave the live pool; the one on (row, c) stays put.
+            let mut bits = ctx.occ[row] & !self.counted[row];
+            while bits != 0 {
+                let c2 = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                next.kill(n, row, c2, ctx.qindex[row * n + c2], &before);
+                if c2 == c {
+                    next.on_placed += 1;
+                }
+            }
+            // Its column and diagonals become used: no longer live lines.
+            if next.col_live[c] > 0 {
+                next.live_cols -= 1;
+            }
+            if next.diag_live[d] > 0 {
+                next.live_diags -= 1;
+            }
+            if next.anti_live[a] > 0 {
+                next.live_antis -= 1;
+            }
+            let mark = self.undo.len();
+            for j in depth + 1..n {
+                let r2 = self.order[j] as usize;
+                let d = r2.abs_diff(row);
+                let mut hit = 1u64 << c;
+                if c + d < n {
+                    hit |= 1 << (c + d);
+                }
+                if c >= d {
+                    hit |= 1 << (c - d);
+                }
+                let fresh = ctx.occ[r2] & hit & !self.counted[r2];
+                if fresh != 0 {
+                    self.counted[r2] |= fresh;
+                    self.undo.push((r2 as u8, fresh));
+                    let mut f = fresh;
+                    while f != 0 {
+                        let c2 = f.trailing_zeros() as usize;
+                        f &= f - 1;
+                        next.kill(n, r2, c2, ctx.qindex[r2 * n + c2], &used);
                     }
                 }
-                // Its column and diagonals become used: no longer live lines.
-                if next.col_live[c] > 0 {
-                    next.live_cols -= 1;
-                }
-                if next.diag_live[d] > 0 {
-                    next.live_diags -= 1;
-                }
-                if next.anti_live[a] > 0 {
-                    next.live_antis -= 1;
-                }
-                let mark = self.undo.len();
-                for r2 in row + 1..n {
-                    let d = r2 - row;
-                    let mut hit = 1u64 << c;
-                    if c + d < n {
-                        hit |= 1 << (c + d);
-                    }
-                    if c >= d {
-                        hit |= 1 << (c - d);
-                    }
-                    let fresh = self.occ[r2] & hit & !self.counted[r2];
-                    if fresh != 0 {
-                        self.counted[r2] |= fresh;
-                        self.undo.push((r2 as u8, fresh));
-                        let mut f = fresh;
-                        while f != 0 {
-                            let c2 = f.trailing_zeros() as usize;
-                            f &= f - 1;
-                            next.kill(n, r2, c2, &used);
+            }
+            if next.bound(n) <= self.limit {
+                if let Some(j) = self.fillable(depth, &used) {
+                    if self.stays_fit(&next) {
+                        self.cols[row] = c as u8;
+                        if j < n {
+                            self.order.swap(depth + 1, j);
+                        }
+                        self.row(depth + 1, &next, used.cols, used.diags, used.antis);
+                        if j < n {
+                            self.order.swap(depth + 1, j);
                         }
                     }
                 }
-                if next.bound(n) <= self.limit {
-                    self.cols[row] = c as u8;
-                    self.row(row + 1, &next, used.cols, used.diags, used.antis);
-                }
-                while self.undo.len() > mark {
-                    let (r2, bits) = self.undo.pop().expect("mark below length");
-                    self.counted[r2 as usize] &= !bits;
-                }
-                if self.stopped {
-                    return;
-                }
+            }
+            while self.undo.len() > mark {
+                let (r2, bits) = self.undo.pop().expect("mark below length");
+                self.counted[r2 as usize] &= !bits;
+            }
+            if self.stopped {
+                return;
             }
         }
     }
 }
-
 fn mask(n: usize) -> u64 {
     if n == 64 {
         u64::MAX
@@ -699,6 +1144,62 @@ mod tests {
     fn listed_solution_counts() {
         let counts: Vec<usize> = (1..=10).map(|n| all_solutions(n).len()).collect();
         assert_eq!(counts, [1, 0, 0, 2, 10, 4, 40, 92, 352, 724]);
+    }
+
+    /// The cheapest target by the plain search (line-count bound only, rows in order).
+    fn plain_minimum(n: usize, queens: &[Sq]) -> u32 {
+        let mut ctx = Context::new(n, queens);
+        ctx.order = (0..n as u8).collect();
+        let never = Deadline::never();
+        let mut dfs = new_dfs(&ctx, 2 * n as u32, Mode::Best, &never, u64::MAX);
+        dfs.plain = true;
+        dfs.start();
+        dfs.found().solutions[0].0
+    }
+
+    fn random_queens(n: usize, seed: u64) -> Vec<Sq> {
+        let mut x = seed | 1;
+        let mut queens: Vec<Sq> = Vec::new();
+        while queens.len() < n {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let s = ((x % n as u64) as u8, (x / 64 % n as u64) as u8);
+            if !queens.contains(&s) {
+                queens.push(s);
+            }
+        }
+        queens
+    }
+
+    #[test]
+    fn the_bounded_search_agrees_with_the_plain_search() {
+        for (k, n) in [11usize, 12, 13, 14, 15, 16]
+            .into_iter()
+            .cycle()
+            .take(18)
+            .enumerate()
+        {
+            let queens = random_queens(n, 0xAB5 + k as u64);
+            let plain = plain_minimum(n, &queens);
+            assert!(root_bound(n, &queens) <= plain);
+            let got = cheapest(n, &queens, &Deadline::never(), None, k % 2 == 0, &|_, _| {});
+            assert!(got.complete);
+            assert_eq!(got.best.unwrap().0, plain, "n = {n}, board {k}");
+        }
+    }
+
+    #[test]
+    #[ignore = "the plain search takes seconds to minutes per 24 x 24 board"]
+    fn on_24_by_24_boards_the_relaxed_value_equals_the_plain_search() {
+        for k in 0..4 {
+            let queens = random_queens(24, 0x2424 + k);
+            let plain = plain_minimum(24, &queens);
+            assert!(root_bound(24, &queens) <= plain);
+            let got = cheapest(24, &queens, &Deadline::never(), None, true, &|_, _| {});
+            assert!(got.complete);
+            assert_eq!(got.best.unwrap().0, plain, "board {k}");
+        }
     }
 
     #[test]
@@ -747,7 +1248,14 @@ mod tests {
                 assert!(every.complete);
                 assert_eq!(every.solutions.len(), if n == 11 { 2680 } else { 14200 });
                 let min = every.solutions.iter().map(|s| s.0).min().unwrap();
-                let got = cheapest(n, &queens, &Deadline::never(), round % 4 < 2);
+                let got = cheapest(
+                    n,
+                    &queens,
+                    &Deadline::never(),
+                    None,
+                    round % 4 < 2,
+                    &|_, _| {},
+                );
                 assert!(got.complete);
                 assert_eq!(got.best.unwrap().0, min);
                 assert!(line_bound(n, &queens) <= min);
