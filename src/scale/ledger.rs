@@ -7,7 +7,7 @@
 //! `{"first":5,"last":5,"solutions":"132","unique_x8":"136","mod13":[2,4],"mod15":[12,2],`
 //! `"spec":"<hex>","check":"<hex>"}` (one line)
 //! where `mod13` and `mod15` are the residues of `[solutions, unique_x8]` and `spec` is the
-//! checksum of the specs of units `first..=last` ([`range_checksum`]).
+//! checksum of the specs of units `first..=last` ([`range_checksum`](super::plan::range_checksum)).
 
 use super::checksum::{checksum_bytes, hex, parse_hex};
 use super::plan::{UnitCount, WorkPlan};

@@ -13,7 +13,7 @@ use thiserror::Error;
 /// or another plan is recognised.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct UnitSpec {
-    /// Stable id: the unit's index in [`WorkPlan::units`].
+    /// Stable id: the unit's index in its plan ([`WorkPlan`]).
     pub id: u64,
     /// Checksum of the unit's definition.
     pub checksum: u64,
