@@ -371,13 +371,22 @@ pub struct Projection<'a> {
 }
 
 impl Projection<'_> {
-    /// Projected core-seconds of the whole count: from CPU time where known, else from wall
-    /// time times the threads.
+    /// Projected core-seconds of the whole count: from the CPU time of the sample when all of
+    /// it was counted and the CPU time is known; otherwise (a sample cut short, whose CPU time
+    /// includes units given up) from the wall seconds of the finished units on their threads.
     pub fn core_seconds(&self) -> Option<f64> {
-        let cost = self
-            .cpu_seconds
-            .unwrap_or(self.wall_seconds * self.threads as f64);
-        self.counted.project(self.sample, cost)
+        self.counted.project(self.sample, self.cost().0)
+    }
+
+    /// The measured cost of the sample and what it is.
+    pub fn cost(&self) -> (f64, &'static str) {
+        match self.cpu_seconds {
+            Some(cpu) if self.counted.units == self.counted.sample_units => (cpu, "CPU time"),
+            _ => (
+                self.counted.unit_seconds,
+                "the finished units' thread times",
+            ),
+        }
     }
 
     /// Share of the plan's estimated work that the counted units hold.
@@ -437,8 +446,13 @@ pub fn estimate_text(p: &Projection<'_>) -> String {
         ),
     }
     if p.counted.units < p.counted.sample_units {
-        text.push_str(
-            "note: the time limit cut the sample short; the projection uses the units finished\n",
+        let _ = writeln!(
+            text,
+            "note: the time limit cut the sample short; the projection uses the {} units \
+             finished and {} ({:.2} s)",
+            p.counted.units,
+            p.cost().1,
+            p.cost().0
         );
     }
     text

@@ -2,8 +2,9 @@
 //! shard `0/stride` (every stride-th id), counted in an order fixed by their ids, give the
 //! time per unit of estimated work; times the plan's estimated work, that is the projection.
 //!
-//! Nothing here reads a clock: [`count_sample`] counts the sample (or as much of it as the
-//! deadline of its options allows) and the caller times it.
+//! [`count_sample`] counts the sample (or as much of it as the deadline of its options allows)
+//! and times each finished unit on its thread; the caller may time the whole (e.g. in CPU
+//! time), which is the better measure when the sample finished.
 
 use super::checksum::checksum_words;
 use super::plan::{PlannedUnit, WorkPlan};
@@ -52,6 +53,9 @@ pub struct SampleCount {
     pub work: f64,
     /// Units in the sample.
     pub sample_units: u64,
+    /// Wall seconds of the finished units, each on its own thread, added up (units given up at
+    /// the deadline are not in it).
+    pub unit_seconds: f64,
 }
 
 impl SampleCount {
@@ -64,7 +68,8 @@ impl SampleCount {
 }
 
 /// Counts the sample's units in its order on `options`' threads until the deadline of
-/// `options` passes (units already started finish).
+/// `options` passes (units in flight are given up where the plan can stop inside a unit, as
+/// the counter's can).
 pub fn count_sample(plan: &dyn WorkPlan, sample: &Sample, options: &Options) -> SampleCount {
     let mut out = SampleCount {
         sample_units: sample.units.len() as u64,
@@ -73,11 +78,16 @@ pub fn count_sample(plan: &dyn WorkPlan, sample: &Sample, options: &Options) -> 
     let finished = run_units(
         &sample.units,
         options,
-        |u, _| Some(plan.count_unit(u.id)),
+        |u, deadline| {
+            let started = std::time::Instant::now();
+            let count = plan.count_unit_until(u.id, deadline)?;
+            Some((count, started.elapsed().as_secs_f64()))
+        },
         |batch| {
-            for (k, _) in batch {
+            for (k, (_, seconds)) in batch {
                 out.units += 1;
                 out.work += sample.units[k].work;
+                out.unit_seconds += seconds;
             }
             Ok::<(), std::convert::Infallible>(())
         },

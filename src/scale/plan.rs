@@ -97,6 +97,12 @@ pub trait WorkPlan: Sync {
     fn estimated_work(&self, shard: Option<Shard>) -> f64;
     /// Counts unit `id`. Pure; may take seconds to minutes.
     fn count_unit(&self, id: u64) -> UnitCount;
+    /// [`WorkPlan::count_unit`], or `None` if the plan gave up on the unit because `deadline`
+    /// passed (by default it never gives up: the deadline is only polled between units).
+    fn count_unit_until(&self, id: u64, deadline: &Deadline) -> Option<UnitCount> {
+        let _ = deadline;
+        Some(self.count_unit(id))
+    }
     /// A short human description of unit `id` (e.g. its pre-placed queens), for `queens plan`.
     fn describe_unit(&self, id: u64) -> String {
         let _ = id;
@@ -448,7 +454,12 @@ impl WorkPlan for CounterPlan {
 
     fn count_unit(&self, id: u64) -> UnitCount {
         let unit = self.skeleton.unit(id).expect("a unit of the plan");
-        counter_count(&unit)
+        counter_count(&unit, &Deadline::never()).expect("no deadline")
+    }
+
+    fn count_unit_until(&self, id: u64, deadline: &Deadline) -> Option<UnitCount> {
+        let unit = self.skeleton.unit(id).expect("a unit of the plan");
+        counter_count(&unit, deadline)
     }
 
     fn describe_unit(&self, id: u64) -> String {
@@ -491,17 +502,15 @@ fn counter_key(u: &WorkUnit) -> Vec<u64> {
 }
 
 /// A counter unit's contribution: its solutions with their images, and its shares of classes.
-fn counter_count(u: &WorkUnit) -> UnitCount {
-    let found = count_unit(u, &Deadline::never())
-        .ok()
-        .flatten()
-        .expect("every unit of a plan is valid, and a unit without deadline finishes");
+/// `None` if `deadline` passed first.
+fn counter_count(u: &WorkUnit, deadline: &Deadline) -> Option<UnitCount> {
+    let found = count_unit(u, deadline).expect("every unit of a plan is valid")?;
     let mut tally = Tally::default();
     tally.add(u, &found);
-    UnitCount {
+    Some(UnitCount {
         solutions: tally.solutions,
         unique_x8: tally.classes_times_8.iter().sum(),
-    }
+    })
 }
 
 /// A unit of the fast counter, described for people in `queens plan`.
