@@ -380,12 +380,14 @@ impl Projection<'_> {
 
     /// The measured cost of the sample and what it is.
     pub fn cost(&self) -> (f64, &'static str) {
+        let c = &self.counted;
         match self.cpu_seconds {
-            Some(cpu) if self.counted.units == self.counted.sample_units => (cpu, "CPU time"),
-            _ => (
-                self.counted.unit_seconds,
-                "the finished units' thread times",
+            Some(cpu) if c.given_up_seconds == 0.0 => (cpu, "CPU time"),
+            Some(cpu) => (
+                cpu * c.unit_seconds / (c.unit_seconds + c.given_up_seconds).max(f64::MIN_POSITIVE),
+                "their share of the CPU time",
             ),
+            None => (c.unit_seconds, "the finished units' thread times"),
         }
     }
 

@@ -56,6 +56,8 @@ pub struct SampleCount {
     /// Wall seconds of the finished units, each on its own thread, added up (units given up at
     /// the deadline are not in it).
     pub unit_seconds: f64,
+    /// Wall seconds spent on units given up at the deadline, added up likewise.
+    pub given_up_seconds: f64,
 }
 
 impl SampleCount {
@@ -75,13 +77,19 @@ pub fn count_sample(plan: &dyn WorkPlan, sample: &Sample, options: &Options) -> 
         sample_units: sample.units.len() as u64,
         ..SampleCount::default()
     };
+    let given_up = std::sync::atomic::AtomicU64::new(0);
     let finished = run_units(
         &sample.units,
         options,
         |u, deadline| {
             let started = std::time::Instant::now();
-            let count = plan.count_unit_until(u.id, deadline)?;
-            Some((count, started.elapsed().as_secs_f64()))
+            let count = plan.count_unit_until(u.id, deadline);
+            let seconds = started.elapsed().as_secs_f64();
+            if count.is_none() {
+                let nanos = (seconds * 1e9) as u64;
+                given_up.fetch_add(nanos, std::sync::atomic::Ordering::Relaxed);
+            }
+            Some((count?, seconds))
         },
         |batch| {
             for (k, (_, seconds)) in batch {
@@ -92,6 +100,7 @@ pub fn count_sample(plan: &dyn WorkPlan, sample: &Sample, options: &Options) -> 
             Ok::<(), std::convert::Infallible>(())
         },
     );
+    out.given_up_seconds = given_up.into_inner() as f64 / 1e9;
     match finished {
         Ok(_) => out,
         Err(never) => match never {},
