@@ -593,19 +593,10 @@ mod tests {
         }
     }
 
+    /// Every level gives the same count; a level the CPU lacks is never run (the search falls
+    /// back to one it has). The levels themselves are checked in `crate::cpu`.
     #[test]
-    fn levels_are_named_and_ordered() {
-        for (i, level) in Level::ALL.into_iter().enumerate() {
-            assert_eq!(
-                Level::ALL
-                    .iter()
-                    .filter(|l| l.name() == level.name())
-                    .count(),
-                1
-            );
-            assert!(Level::ALL[..i].iter().all(|&lower| lower < level));
-        }
-        // A level the CPU lacks is never run: the search falls back to one it has.
+    fn every_level_counts_the_same() {
         let start = Start::new(&work_units(12)[0]);
         let counts: Vec<_> = Level::ALL
             .into_iter()
