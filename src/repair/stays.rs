@@ -89,18 +89,7 @@ pub(crate) fn at_least(adj: &[u64], set: u64, need: u32, budget: &mut u64) -> bo
         return true;
     }
     *budget -= 1;
-    let mut v = 0;
-    let mut degree = 0;
-    let mut scan = set;
-    while scan != 0 {
-        let u = scan.trailing_zeros() as usize;
-        scan &= scan - 1;
-        let d = (adj[u] & set).count_ones();
-        if d > degree {
-            degree = d;
-            v = u;
-        }
-    }
+    let v = busiest(adj, set);
     at_least(adj, set & !(adj[v] | 1 << v), need - 1, budget)
         || at_least(adj, set & !(1u64 << v), need, budget)
 }
@@ -173,8 +162,16 @@ pub(crate) fn find(adj: &[u64], set: u64, need: u32, budget: &mut u64) -> Option
         return None;
     }
     *budget -= 1;
-    let mut v = 0;
-    let mut degree = 0;
+    let v = busiest(adj, set);
+    find(adj, set & !(adj[v] | 1 << v), need - 1, budget)
+        .map(|s| s | chosen | 1 << v)
+        .or_else(|| find(adj, set & !(1u64 << v), need, budget).map(|s| s | chosen))
+}
+
+/// The member of `set` with the most neighbours inside `set` (the lowest on ties; 0 when none
+/// has a neighbour): the vertex both branch-and-bound searches branch on.
+fn busiest(adj: &[u64], set: u64) -> usize {
+    let (mut v, mut degree) = (0, 0);
     let mut scan = set;
     while scan != 0 {
         let u = scan.trailing_zeros() as usize;
@@ -185,9 +182,7 @@ pub(crate) fn find(adj: &[u64], set: u64, need: u32, budget: &mut u64) -> Option
             v = u;
         }
     }
-    find(adj, set & !(adj[v] | 1 << v), need - 1, budget)
-        .map(|s| s | chosen | 1 << v)
-        .or_else(|| find(adj, set & !(1u64 << v), need, budget).map(|s| s | chosen))
+    v
 }
 
 #[cfg(test)]
