@@ -65,25 +65,8 @@ fn plan_units_sum_to_known_counts_for_small_boards() {
 #[test]
 fn smallest_image_agrees_with_board_canonical_form() {
     // All 92 solutions of N = 8, by plain recursion over column lists.
-    fn all(n: usize, row: usize, cols: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
-        if row == n {
-            out.push(cols.clone());
-            return;
-        }
-        for c in 0..n {
-            if cols
-                .iter()
-                .enumerate()
-                .all(|(r, &x)| x != c && x.abs_diff(c) != row - r)
-            {
-                cols.push(c);
-                all(n, row + 1, cols, out);
-                cols.pop();
-            }
-        }
-    }
     let mut sols = Vec::new();
-    all(8, 0, &mut Vec::new(), &mut sols);
+    extend_plainly(8, &mut Vec::new(), &mut |cols| sols.push(cols.to_vec()));
     assert_eq!(sols.len(), 92);
     let mut smallest = 0;
     for s in &sols {
@@ -716,31 +699,36 @@ fn plan_lists_stable_units_heaviest_first() {
         .all(|u| u["id"].as_u64().unwrap() % 5 == 2));
 }
 
-/// Solutions extending a fixed first-row column, by plain recursion over column lists; a
-/// solution counts as unique when it equals its canonical form (`queens::board`).
-fn first_column_count(n: usize, first: usize) -> UnitCount {
-    fn go(n: usize, cols: &mut Vec<usize>, out: &mut UnitCount) {
-        let row = cols.len();
-        if row == n {
-            out.solutions += 1;
-            let (canonical, _) = queens::board::canonical_columns(cols);
-            out.unique_x8 += 8 * u128::from(canonical == *cols);
-            return;
-        }
-        for c in 0..n {
-            if cols
-                .iter()
-                .enumerate()
-                .all(|(r, &x)| x != c && x.abs_diff(c) != row - r)
-            {
-                cols.push(c);
-                go(n, cols, out);
-                cols.pop();
-            }
+/// Calls `found` with every N-queens solution extending the column list `cols`, by plain
+/// recursion (the tests' independent enumerator).
+fn extend_plainly(n: usize, cols: &mut Vec<usize>, found: &mut dyn FnMut(&[usize])) {
+    let row = cols.len();
+    if row == n {
+        found(cols);
+        return;
+    }
+    for c in 0..n {
+        if cols
+            .iter()
+            .enumerate()
+            .all(|(r, &x)| x != c && x.abs_diff(c) != row - r)
+        {
+            cols.push(c);
+            extend_plainly(n, cols, found);
+            cols.pop();
         }
     }
+}
+
+/// Solutions extending a fixed first-row column; a solution counts as unique when it equals its
+/// canonical form (`queens::board`).
+fn first_column_count(n: usize, first: usize) -> UnitCount {
     let mut out = UnitCount::default();
-    go(n, &mut vec![first], &mut out);
+    extend_plainly(n, &mut vec![first], &mut |cols| {
+        out.solutions += 1;
+        let (canonical, _) = queens::board::canonical_columns(cols);
+        out.unique_x8 += 8 * u128::from(canonical == cols);
+    });
     out
 }
 
