@@ -389,28 +389,13 @@ async fn search(
     }
 }
 
-async fn weight_handler(
-    State(shared): State<AppState>,
-    RawQuery(raw): RawQuery,
-    body: Result<Bytes, BytesRejection>,
-) -> Response {
-    search(shared, "weight", raw, body).await
-}
-
-async fn repair_handler(
-    State(shared): State<AppState>,
-    RawQuery(raw): RawQuery,
-    body: Result<Bytes, BytesRejection>,
-) -> Response {
-    search(shared, "repair", raw, body).await
-}
-
-async fn guard_handler(
-    State(shared): State<AppState>,
-    RawQuery(raw): RawQuery,
-    body: Result<Bytes, BytesRejection>,
-) -> Response {
-    search(shared, "guard", raw, body).await
+/// The route of one search endpoint: `POST` with the input file's text as the body.
+fn search_route(problem: &'static str) -> axum::routing::MethodRouter<AppState> {
+    post(
+        move |State(shared): State<AppState>,
+              RawQuery(raw): RawQuery,
+              body: Result<Bytes, BytesRejection>| search(shared, problem, raw, body),
+    )
 }
 
 /// N from the path: a board size the counter supports.
@@ -570,9 +555,9 @@ pub fn router(config: Config) -> Router {
         .route("/", get(|| async { page::index() }))
         .route("/app.js", get(|| async { page::script() }))
         .route("/style.css", get(|| async { page::style() }))
-        .route("/api/weight", post(weight_handler))
-        .route("/api/repair", post(repair_handler))
-        .route("/api/guard", post(guard_handler))
+        .route("/api/weight", search_route("weight"))
+        .route("/api/repair", search_route("repair"))
+        .route("/api/guard", search_route("guard"))
         .route("/api/count/{n}", get(count_handler))
         .route("/api/solutions/{n}", get(solutions_handler))
         .route("/api/status", get(status_handler))
