@@ -3,17 +3,28 @@
 # gcc -O2), on one case and on a large input of each judge, process start included. Runs are
 # interleaved (ours, theirs, ours, ...), ROUNDS of each (default 40); prints the medians and the
 # ratio theirs / ours (above 1: ours is faster). Outputs are compared byte for byte first.
+# Two builds of ours: the default `cargo build --release` (dynamically linked) and, unless
+# STATIC=0, a statically linked one (`-C target-feature=+crt-static`, in target/static), which
+# saves the loading of the shared libraries at every start (README, "Judges").
 set -euo pipefail
 cd "$(git rev-parse --show-toplevel)"
 ROUNDS=${ROUNDS:-40}
 cargo build --release --quiet
+STATIC=${STATIC:-1}
+STATIC_BIN=""
+if [ "$STATIC" != 0 ]; then
+    RUSTFLAGS="-C target-feature=+crt-static" cargo build --release --quiet \
+        --target x86_64-unknown-linux-gnu --target-dir target/static
+    STATIC_BIN=target/static/x86_64-unknown-linux-gnu/release/queens
+fi
 mkdir -p target/bench
 for p in lightoj1061 uva167 uva11214; do
     gcc -O2 -o "target/bench/${p}_reference" "bench/${p}_reference.c"
 done
-python3 - "$ROUNDS" <<'PY'
+python3 - "$ROUNDS" "$STATIC_BIN" <<'PY'
 import random, statistics, subprocess, sys, time
 rounds = int(sys.argv[1])
+static_bin = sys.argv[2] if len(sys.argv) > 2 else ""
 rng = random.Random(167)
 def lightoj(k):
     out = [str(k)]
@@ -40,17 +51,21 @@ def run(cmd, text):
     start = time.perf_counter()
     out = subprocess.run(cmd, input=text.encode(), stdout=subprocess.PIPE, check=True).stdout
     return time.perf_counter() - start, out
-print(f"{'judge':12} {'input':26} {'ours ms':>8} {'C ms':>8} {'C/ours':>7}")
+print(f"{'judge':12} {'input':26} {'ours ms':>8} {'static':>8} {'C ms':>8} {'C/ours':>7} {'C/static':>8}")
 for (judge, what), text in inputs.items():
-    ours_cmd = ["target/release/queens", "judge", judge]
-    ref_cmd = [f"target/bench/{judge}_reference"]
-    _, a = run(ours_cmd, text)
-    _, b = run(ref_cmd, text)
-    assert a == b, f"{judge} {what}: outputs differ"
-    ours, ref = [], []
+    cmds = [["target/release/queens", "judge", judge], [f"target/bench/{judge}_reference"]]
+    if static_bin:
+        cmds.append([static_bin, "judge", judge])
+    outputs = [run(cmd, text)[1] for cmd in cmds]
+    assert all(o == outputs[0] for o in outputs), f"{judge} {what}: outputs differ"
+    times = [[] for _ in cmds]
     for _ in range(rounds):
-        ours.append(run(ours_cmd, text)[0])
-        ref.append(run(ref_cmd, text)[0])
-    o, r = statistics.median(ours) * 1000, statistics.median(ref) * 1000
-    print(f"{judge:12} {what:26} {o:8.2f} {r:8.2f} {r / o:7.2f}")
+        for i, cmd in enumerate(cmds):
+            times[i].append(run(cmd, text)[0])
+    o, r = (statistics.median(t) * 1000 for t in times[:2])
+    if static_bin:
+        st = statistics.median(times[2]) * 1000
+        print(f"{judge:12} {what:26} {o:8.2f} {st:8.2f} {r:8.2f} {r / o:7.2f} {r / st:8.2f}")
+    else:
+        print(f"{judge:12} {what:26} {o:8.2f} {'-':>8} {r:8.2f} {r / o:7.2f} {'-':>8}")
 PY

@@ -12,7 +12,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 pub mod solutions;
 pub mod symmetry;
 
-pub use solutions::{construction, listed_solutions, Solutions, LISTED_UP_TO};
+pub use solutions::{construction, listed_solutions, ListedSolutions, Solutions, LISTED_UP_TO};
 pub use symmetry::{canonical_columns, is_canonical, transform_columns, Symmetry};
 
 /// The largest side length any solver in this crate accepts (one `u64` per row or column).

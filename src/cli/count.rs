@@ -1,6 +1,7 @@
 //! `queens count` and `queens solutions`.
 
 use super::progress::Progress;
+use super::Status;
 use super::{emit, emit_line, interrupted, solver_options, Failure, OutputFormat, SearchArgs};
 use super::{EXIT_INTERRUPTED, EXIT_NO_ANSWER};
 use clap::{Args, ValueEnum};
@@ -10,7 +11,6 @@ use queens::format::solutions::json_line;
 use queens::format::svg;
 use queens::schedule::thread_count;
 use std::io::Write;
-use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -63,7 +63,7 @@ pub struct SolutionsArgs {
 const SVG_DEFAULT_LIMIT: u64 = 1000;
 
 /// `queens count N`.
-pub fn run_count(args: &CountArgs) -> Result<ExitCode, Failure> {
+pub fn run_count(args: &CountArgs) -> Result<Status, Failure> {
     let json = match args.search.output()? {
         OutputFormat::Json => true,
         OutputFormat::Text => false,
@@ -113,13 +113,13 @@ pub fn run_count(args: &CountArgs) -> Result<ExitCode, Failure> {
         emit(&write_text(&counts, seconds, first.as_deref()))?;
     }
     if interrupted() {
-        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+        return Ok(Status::from(EXIT_INTERRUPTED));
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Status::SUCCESS)
 }
 
 /// `queens solutions N`.
-pub fn run_solutions(args: &SolutionsArgs) -> Result<ExitCode, Failure> {
+pub fn run_solutions(args: &SolutionsArgs) -> Result<Status, Failure> {
     let options = solver_options(0, None);
     let format = if args.json {
         SolutionFormat::Json
@@ -174,7 +174,7 @@ pub fn run_solutions(args: &SolutionsArgs) -> Result<ExitCode, Failure> {
     drop(out);
     if solutions.stopped() || interrupted() {
         eprintln!("interrupted after {emitted} solutions");
-        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+        return Ok(Status::from(EXIT_INTERRUPTED));
     }
     if emitted == 0 && args.limit != Some(0) {
         return Err(Failure {
@@ -185,5 +185,5 @@ pub fn run_solutions(args: &SolutionsArgs) -> Result<ExitCode, Failure> {
             ),
         });
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Status::SUCCESS)
 }

@@ -1,6 +1,7 @@
 //! `queens guard`: the fewest queens occupying or attacking every marked square.
 
 use super::progress::Progress;
+use super::Status;
 use super::EXIT_INTERRUPTED;
 use super::{emit, emit_line, interrupted, located, read_input, Failure, OutputFormat, SearchArgs};
 use clap::Args;
@@ -9,7 +10,6 @@ use queens::format::guard::{json_answer, text_answer};
 use queens::format::{parse_mark_grid, svg, RunInfo};
 use queens::guard::{count_minimum, solve_with, GuardOptions, MarkGrid, Rule, MAX_GUARD_SIDE};
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -63,7 +63,7 @@ fn parse_size(text: &str) -> Result<(usize, usize), String> {
 }
 
 /// Runs `queens guard`.
-pub fn run(args: &GuardArgs) -> Result<ExitCode, Failure> {
+pub fn run(args: &GuardArgs) -> Result<Status, Failure> {
     if let Some(n) = args.table {
         return run_table(args, n);
     }
@@ -116,9 +116,9 @@ pub fn run(args: &GuardArgs) -> Result<ExitCode, Failure> {
         ))?;
     }
     if interrupted() {
-        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+        return Ok(Status::from(EXIT_INTERRUPTED));
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Status::SUCCESS)
 }
 
 /// The guard search's choices from the flags.
@@ -132,7 +132,7 @@ fn guard_options(args: &GuardArgs) -> GuardOptions {
 
 /// `queens guard --table N`: one line per full board n x m, 1 <= m <= n <= N, rows in order
 /// (the time limit applies to each board).
-fn run_table(args: &GuardArgs, n: usize) -> Result<ExitCode, Failure> {
+fn run_table(args: &GuardArgs, n: usize) -> Result<Status, Failure> {
     if n == 0 || n > MAX_GUARD_SIDE {
         return Err(Failure::bad_input(format!(
             "a table of side {n} is not supported: sides must be from 1 to {MAX_GUARD_SIDE}"
@@ -155,9 +155,9 @@ fn run_table(args: &GuardArgs, n: usize) -> Result<ExitCode, Failure> {
             .map_err(|e| Failure::bad_input(e.to_string()))?;
             emit_line(&table_line(&answer))?;
             if interrupted() {
-                return Ok(ExitCode::from(EXIT_INTERRUPTED));
+                return Ok(Status::from(EXIT_INTERRUPTED));
             }
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Status::SUCCESS)
 }

@@ -1,12 +1,12 @@
 //! `queens judge NAME [FILE|-]`.
 
+use super::Status;
 use super::{located, parse_seconds, read_bytes, solver_options, Failure, EXIT_INTERRUPTED};
 use clap::Args;
 use queens::format::decode_utf8;
 use queens::judge::{self, JudgeError, Problem};
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 /// Arguments of `queens judge`.
 #[derive(Args, Debug)]
@@ -35,7 +35,7 @@ fn parse_problem(name: &str) -> Result<Problem, String> {
     })
 }
 
-pub fn run(args: &JudgeArgs) -> Result<ExitCode, Failure> {
+pub fn run(args: &JudgeArgs) -> Result<Status, Failure> {
     let (name, bytes) = read_bytes(&args.file)?;
     // Input with an invalid byte: the cases wholly before it are still answered, then the
     // byte is reported (with the case it falls in, when the judge reader names one).
@@ -76,9 +76,9 @@ pub fn run(args: &JudgeArgs) -> Result<ExitCode, Failure> {
                     cases.join(", ")
                 );
             }
-            Ok(ExitCode::SUCCESS)
+            Ok(Status::SUCCESS)
         }
-        Err(JudgeError::Interrupted { .. }) => Ok(ExitCode::from(EXIT_INTERRUPTED)),
+        Err(JudgeError::Interrupted { .. }) => Ok(Status::from(EXIT_INTERRUPTED)),
         Err(JudgeError::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
             Err(Failure::closed_pipe())
         }

@@ -5,6 +5,7 @@
 
 use super::plan::{parse_shard, plan_or_fail};
 use super::progress::Progress;
+use super::Status;
 use super::{emit, Failure, EXIT_INTERRUPTED, EXIT_NO_ANSWER};
 use clap::Args;
 use queens::format::scale::{notes_text, run_json, run_text, RunPlace};
@@ -12,7 +13,6 @@ use queens::scale::{LedgerError, RunReport, Shard};
 use queens::schedule::thread_count;
 use queens::Options;
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -61,7 +61,7 @@ pub fn run_count(
     options: &Options,
     json: bool,
     quiet: bool,
-) -> Result<ExitCode, Failure> {
+) -> Result<Status, Failure> {
     if args.shard.is_some() && args.ledger.is_none() {
         return Err(Failure::bad_input("--shard needs --ledger FILE"));
     }
@@ -84,7 +84,7 @@ pub fn run_count(
                 };
                 print_report(&report, &place, json)
             }
-            Ok(MpiOutcome::Worker { .. }) => Ok(ExitCode::SUCCESS),
+            Ok(MpiOutcome::Worker { .. }) => Ok(Status::SUCCESS),
             Err(e) => {
                 let failure = match e {
                     MpiError::Ledger(e) => failure(e),
@@ -146,7 +146,7 @@ fn failure(e: LedgerError) -> Failure {
 
 /// Prints a run's outcome (notes on stderr) and returns its exit status: 0, or 130 when
 /// Ctrl-C stopped it before the end; fails only if stdout cannot be written.
-fn print_report(report: &RunReport, place: &RunPlace<'_>, json: bool) -> Result<ExitCode, Failure> {
+fn print_report(report: &RunReport, place: &RunPlace<'_>, json: bool) -> Result<Status, Failure> {
     eprint!("{}", notes_text(&report.notes));
     let text = if json {
         run_json(report, place) + "\n"
@@ -155,8 +155,8 @@ fn print_report(report: &RunReport, place: &RunPlace<'_>, json: bool) -> Result<
     };
     emit(&text)?;
     Ok(if report.stopped && super::interrupted() {
-        ExitCode::from(EXIT_INTERRUPTED)
+        Status::from(EXIT_INTERRUPTED)
     } else {
-        ExitCode::SUCCESS
+        Status::SUCCESS
     })
 }

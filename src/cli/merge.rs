@@ -2,12 +2,12 @@
 //! what is missing or inconsistent (exit 1).
 
 use super::plan::plan_or_fail;
+use super::Status;
 use super::{emit, Failure, EXIT_NO_ANSWER};
 use clap::Args;
 use queens::format::scale::{merge_json, merge_text};
 use queens::scale::{merge, read_contents};
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 /// Arguments of `queens merge`.
 #[derive(Args, Debug)]
@@ -22,7 +22,7 @@ pub struct MergeArgs {
 
 /// Checks and totals the ledgers: exit 0 with the total, 1 when units are missing or records
 /// inconsistent, 2 when a file cannot be read or no file has a ledger header.
-pub fn run(args: &MergeArgs) -> Result<ExitCode, Failure> {
+pub fn run(args: &MergeArgs) -> Result<Status, Failure> {
     let mut files = Vec::new();
     for path in &args.files {
         let bytes = std::fs::read(path)
@@ -50,8 +50,8 @@ pub fn run(args: &MergeArgs) -> Result<ExitCode, Failure> {
         emit(&merge_text(&report, files.len()))?;
     }
     Ok(if report.is_complete() {
-        ExitCode::SUCCESS
+        Status::SUCCESS
     } else {
-        ExitCode::from(EXIT_NO_ANSWER)
+        Status::from(EXIT_NO_ANSWER)
     })
 }

@@ -21,7 +21,7 @@ use queens::format::{decode_utf8, ParseError};
 use queens::Options;
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
-use std::process::ExitCode;
+
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
@@ -105,6 +105,21 @@ pub const EXIT_NO_ANSWER: u8 = 1;
 pub const EXIT_BAD_INPUT: u8 = 2;
 /// Exit status after Ctrl-C.
 pub const EXIT_INTERRUPTED: u8 = 130;
+
+/// A command's exit status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Status(pub u8);
+
+impl Status {
+    /// Exit status 0.
+    pub const SUCCESS: Status = Status(0);
+}
+
+impl From<u8> for Status {
+    fn from(code: u8) -> Self {
+        Status(code)
+    }
+}
 
 /// A command that could not answer: the message goes to stderr after `error: `.
 #[derive(Debug)]
@@ -277,43 +292,62 @@ pub fn read_bytes(path: &Option<PathBuf>) -> Result<(String, Vec<u8>), Failure> 
     }
 }
 
-/// All of standard input: directly when it is a regular file (which cannot hang), else on a
-/// helper thread so that Ctrl-C can end the wait.
+/// All of standard input: directly when it is a regular file (which cannot hang), else in
+/// reads that wait for data at most 50 ms at a time, so that Ctrl-C ends the wait.
 fn read_stdin() -> Result<Vec<u8>, Failure> {
-    if stdin_is_a_file() {
-        let mut bytes = Vec::new();
+    let cannot = |e: std::io::Error| Failure::bad_input(format!("cannot read standard input: {e}"));
+    if let Some(size) = stdin_file_size() {
+        let mut bytes = Vec::with_capacity(size.saturating_add(1).min(1 << 30) as usize);
         std::io::stdin()
             .lock()
             .read_to_end(&mut bytes)
-            .map_err(|e| Failure::bad_input(format!("cannot read standard input: {e}")))?;
+            .map_err(cannot)?;
         return Ok(bytes);
     }
-    let (send, receive) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let result = std::io::stdin().lock().read_to_end(&mut bytes);
-        let _ = send.send(result.map(|_| bytes));
-    });
+    let mut stdin = std::io::stdin().lock();
+    let mut bytes = Vec::new();
+    let mut chunk = vec![0u8; 1 << 16];
     loop {
-        match receive.recv_timeout(Duration::from_millis(50)) {
-            Ok(Ok(bytes)) => return Ok(bytes),
-            Ok(Err(e)) => {
-                return Err(Failure::bad_input(format!(
-                    "cannot read standard input: {e}"
-                )))
-            }
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) if interrupted() => {
-                return Err(Failure {
-                    code: EXIT_INTERRUPTED,
-                    message: "interrupted while reading standard input".into(),
-                })
-            }
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
-            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
-                return Err(Failure::bad_input("cannot read standard input"))
-            }
+        let ready = stdin_ready_within(Duration::from_millis(50));
+        if interrupted() {
+            return Err(Failure {
+                code: EXIT_INTERRUPTED,
+                message: "interrupted while reading standard input".into(),
+            });
+        }
+        if !ready {
+            continue;
+        }
+        match stdin.read(&mut chunk) {
+            Ok(0) => return Ok(bytes),
+            Ok(k) => bytes.extend_from_slice(&chunk[..k]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(cannot(e)),
         }
     }
+}
+
+/// Whether standard input has data, an end or an error to read within `wait` (so that a read
+/// does not block); `false` when the wait ran out or a signal ended it.
+#[cfg(unix)]
+fn stdin_ready_within(wait: Duration) -> bool {
+    let mut watched = libc::pollfd {
+        fd: libc::STDIN_FILENO,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: `poll` reads and writes exactly the one `pollfd` passed, which lives on this
+    // stack frame for the whole call.
+    #[allow(unsafe_code)]
+    let ready = unsafe { libc::poll(&mut watched, 1, wait.as_millis() as libc::c_int) };
+    ready != 0
+        && !(ready < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted)
+}
+
+/// Off Unix a read may block; it is always attempted.
+#[cfg(not(unix))]
+fn stdin_ready_within(_wait: Duration) -> bool {
+    true
 }
 
 /// Reads a whole input (a file, or standard input for `None` or `-`) as UTF-8 text; errors name
@@ -330,7 +364,12 @@ pub fn located(name: &str, error: &ParseError) -> Failure {
 }
 
 /// Runs the command line and maps the outcome to an exit status.
-pub fn main() -> ExitCode {
+pub fn main() -> u8 {
+    run().0
+}
+
+/// The command line's outcome as a [`Status`].
+fn run() -> Status {
     // Judge runs are often many tiny processes: their arguments are parsed by a command tree
     // holding only `judge`, which clap builds in a fraction of the time of the whole tree.
     let parsed = if std::env::args_os().nth(1).is_some_and(|a| a == "judge") {
@@ -345,7 +384,7 @@ pub fn main() -> ExitCode {
         Err(e) => {
             let code = if e.use_stderr() { EXIT_BAD_INPUT } else { 0 };
             let _ = e.print();
-            return ExitCode::from(code);
+            return Status::from(code);
         }
     };
     catch_ctrl_c();
@@ -362,12 +401,12 @@ pub fn main() -> ExitCode {
         Command::Completions { shell } => {
             let mut text = Vec::new();
             clap_complete::generate(*shell, &mut Cli::command(), "queens", &mut text);
-            emit(&String::from_utf8_lossy(&text)).map(|()| ExitCode::SUCCESS)
+            emit(&String::from_utf8_lossy(&text)).map(|()| Status::SUCCESS)
         }
         Command::Man => {
             let mut text = Vec::new();
             match clap_mangen::Man::new(Cli::command()).render(&mut text) {
-                Ok(()) => emit(&String::from_utf8_lossy(&text)).map(|()| ExitCode::SUCCESS),
+                Ok(()) => emit(&String::from_utf8_lossy(&text)).map(|()| Status::SUCCESS),
                 Err(e) => Err(Failure::bad_input(format!("cannot write the manual: {e}"))),
             }
         }
@@ -376,30 +415,41 @@ pub fn main() -> ExitCode {
     };
     match outcome {
         Ok(code) => code,
-        Err(failure) if failure.message.is_empty() => ExitCode::from(failure.code),
+        Err(failure) if failure.message.is_empty() => Status::from(failure.code),
         Err(failure) => {
             eprintln!("error: {}", failure.message);
-            ExitCode::from(failure.code)
+            Status::from(failure.code)
         }
     }
 }
 
-/// Whether standard input is a regular file (`< file`), not a pipe or a terminal.
+/// Writes to a closed pipe or socket return an error (the commands then end quietly) instead
+/// of killing the process: SIGPIPE is caught and otherwise ignored, as Rust's start-up would.
 #[cfg(unix)]
-fn stdin_is_a_file() -> bool {
-    use std::os::fd::AsFd;
-    let Ok(fd) = std::io::stdin().as_fd().try_clone_to_owned() else {
-        return false;
-    };
-    std::fs::File::from(fd)
-        .metadata()
-        .is_ok_and(|m| m.file_type().is_file())
+pub fn ignore_closed_pipes() {
+    let _ = signal_hook::flag::register(
+        signal_hook::consts::SIGPIPE,
+        Arc::new(AtomicBool::new(false)),
+    );
 }
 
-/// Whether standard input is a regular file (never assumed off Unix).
+/// Nothing to do where there is no SIGPIPE.
 #[cfg(not(unix))]
-fn stdin_is_a_file() -> bool {
-    false
+pub fn ignore_closed_pipes() {}
+
+/// The size of standard input when it is a regular file (`< file`), not a pipe or a terminal.
+#[cfg(unix)]
+fn stdin_file_size() -> Option<u64> {
+    use std::os::fd::AsFd;
+    let fd = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
+    let meta = std::fs::File::from(fd).metadata().ok()?;
+    meta.file_type().is_file().then(|| meta.len())
+}
+
+/// Standard input is never assumed to be a regular file off Unix.
+#[cfg(not(unix))]
+fn stdin_file_size() -> Option<u64> {
+    None
 }
 
 /// Ctrl-C sets the cancel flag (the solvers stop and the best answer so far is printed); a

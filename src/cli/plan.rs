@@ -1,12 +1,12 @@
 //! `queens plan N`: the independent work units of `queens count N`, heaviest first.
 
+use super::Status;
 use super::{emit, parse_seconds, parse_threads, solver_options, Failure};
 use clap::Args;
 use queens::format::scale::{estimate_json, estimate_text, plan_json, plan_text, Projection};
 use queens::scale::estimate::{count_sample, sample};
 use queens::scale::{plan_for, Shard, WorkPlan};
 use queens::schedule::thread_count;
-use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 /// The library's plan for `n` ([`queens::scale::plan_for`]), or bad input (exit 2).
@@ -54,7 +54,7 @@ pub struct PlanArgs {
 }
 
 /// Prints the plan for N (or one shard of it), or its projected cost.
-pub fn run(args: &PlanArgs) -> Result<ExitCode, Failure> {
+pub fn run(args: &PlanArgs) -> Result<Status, Failure> {
     let started = Instant::now();
     let plan = plan_or_fail(args.n)?;
     if args.estimate {
@@ -66,11 +66,11 @@ pub fn run(args: &PlanArgs) -> Result<ExitCode, Failure> {
         plan_text(plan.as_ref(), args.shard, args.summary)
     };
     emit(&text)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(Status::SUCCESS)
 }
 
 /// `queens plan N --estimate`: counts the sample and prints the projection.
-fn estimate(args: &PlanArgs, plan: &dyn WorkPlan, started: Instant) -> Result<ExitCode, Failure> {
+fn estimate(args: &PlanArgs, plan: &dyn WorkPlan, started: Instant) -> Result<Status, Failure> {
     let plan_seconds = started.elapsed().as_secs_f64();
     let chosen = sample(plan, args.sample);
     let options = solver_options(args.threads, Some(args.time_limit));
@@ -94,7 +94,7 @@ fn estimate(args: &PlanArgs, plan: &dyn WorkPlan, started: Instant) -> Result<Ex
         estimate_text(&projection)
     };
     emit(&text)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(Status::SUCCESS)
 }
 
 /// The CPU time (user + system) of this process so far, from /proc/self/stat (Linux; clock

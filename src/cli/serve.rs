@@ -1,10 +1,10 @@
 //! `queens serve`: the web page and its JSON API (see docs/see.md).
 
+use super::Status;
 use super::{cancel_flag, parse_seconds, Failure, EXIT_INTERRUPTED};
 use clap::Args;
 use queens::serve::{self, Config};
 use std::net::{IpAddr, SocketAddr};
-use std::process::ExitCode;
 use std::time::Duration;
 
 /// Arguments of `queens serve`.
@@ -34,7 +34,7 @@ pub struct ServeArgs {
 }
 
 /// Serves until Ctrl-C. The first line on stderr is `listening on http://ADDR:PORT`.
-pub fn run(args: &ServeArgs) -> Result<ExitCode, Failure> {
+pub fn run(args: &ServeArgs) -> Result<Status, Failure> {
     let config = Config {
         addr: SocketAddr::new(args.bind, args.port),
         max_time_limit: args.max_time_limit,
@@ -49,7 +49,7 @@ pub fn run(args: &ServeArgs) -> Result<ExitCode, Failure> {
     })
     .map_err(|e| Failure::bad_input(format!("cannot serve on {}:{}: {e}", args.bind, args.port)))?;
     if stop.load(std::sync::atomic::Ordering::Relaxed) {
-        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+        return Ok(Status::from(EXIT_INTERRUPTED));
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Status::SUCCESS)
 }

@@ -2,6 +2,7 @@
 //! `queens::format`, re-checks the certificate with `queens::verify` (which shares no code with
 //! the solvers) and prints the verdict. Optimality is not checked.
 
+use super::Status;
 use super::{emit_line, located, read_input, Failure, EXIT_NO_ANSWER};
 use clap::{Args, ValueEnum};
 use queens::format::answer::{
@@ -10,7 +11,6 @@ use queens::format::answer::{
 use queens::format::{parse_mark_grid, parse_position, parse_weight_grid, ParseError};
 use queens::verify::{self, Violation};
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 /// Arguments of `queens verify`.
 #[derive(Args, Debug)]
@@ -65,7 +65,7 @@ fn input<T>(path: &str, parse: impl Fn(&str) -> Result<T, ParseError>) -> Result
 }
 
 /// Runs `queens verify`.
-pub fn run(args: &VerifyArgs) -> Result<ExitCode, Failure> {
+pub fn run(args: &VerifyArgs) -> Result<Status, Failure> {
     let (answer_name, answer) = read_input(&Some(args.answer.clone()))?;
     let in_answer = |e: ParseError| located(&answer_name, &e);
     let verdict: Result<String, Violation> = match args.kind {
@@ -113,7 +113,7 @@ pub fn run(args: &VerifyArgs) -> Result<ExitCode, Failure> {
                         "invalid: line {line}: a solution of size {} where {n} was given",
                         s.n
                     ))?;
-                    return Ok(ExitCode::from(EXIT_NO_ANSWER));
+                    return Ok(Status::from(EXIT_NO_ANSWER));
                 }
                 solutions.push(s.queens.clone());
             }
@@ -125,7 +125,7 @@ pub fn run(args: &VerifyArgs) -> Result<ExitCode, Failure> {
                     v => v.to_string(),
                 };
                 emit_line(&format!("invalid: line {}: {why}", lines[i].0))?;
-                return Ok(ExitCode::from(EXIT_NO_ANSWER));
+                return Ok(Status::from(EXIT_NO_ANSWER));
             }
             Ok(queens::format::answer::valid_solutions_text(n, lines.len()))
         }
@@ -133,11 +133,11 @@ pub fn run(args: &VerifyArgs) -> Result<ExitCode, Failure> {
     match verdict {
         Ok(message) => {
             emit_line(&message)?;
-            Ok(ExitCode::SUCCESS)
+            Ok(Status::SUCCESS)
         }
         Err(v) => {
             emit_line(&format!("invalid: {v}"))?;
-            Ok(ExitCode::from(EXIT_NO_ANSWER))
+            Ok(Status::from(EXIT_NO_ANSWER))
         }
     }
 }

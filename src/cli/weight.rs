@@ -1,13 +1,13 @@
 //! `queens weight`: the best-sum placement of N queens on a weight grid.
 
 use super::progress::Progress;
+use super::Status;
 use super::{emit, emit_line, located, read_input, Failure, OutputFormat, SearchArgs};
 use super::{EXIT_INTERRUPTED, EXIT_NO_ANSWER};
 use clap::Args;
 use queens::format::{parse_weight_grid, svg, weight as output, RunInfo};
 use queens::weight::{best, WeightError};
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -22,7 +22,7 @@ pub struct WeightArgs {
 
 /// Reads the grid, solves it, prints the answer. Exit 1 when N = 2 or 3 (no placement), 2 on
 /// bad input or an unsupported size, 130 after Ctrl-C (the best placement so far is printed).
-pub fn run(args: &WeightArgs) -> Result<ExitCode, Failure> {
+pub fn run(args: &WeightArgs) -> Result<Status, Failure> {
     let format = args.search.output()?;
     let (name, text) = read_input(&args.file)?;
     let grid = parse_weight_grid(&text).map_err(|e| located(&name, &e))?;
@@ -55,7 +55,7 @@ pub fn run(args: &WeightArgs) -> Result<ExitCode, Failure> {
         OutputFormat::Text => emit(&output::write_text(&placement))?,
     }
     if super::interrupted() {
-        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+        return Ok(Status::from(EXIT_INTERRUPTED));
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Status::SUCCESS)
 }

@@ -37,7 +37,6 @@ pub(super) fn run(text: &str, out: &mut dyn Write, cases: &mut Cases) -> Result<
         })?;
         cases.solved(case, placement.optimal)?;
         writeln!(out, "{:5}", placement.sum)?;
-        out.flush()?;
     }
     Ok(())
 }

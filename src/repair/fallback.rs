@@ -246,7 +246,7 @@ mod tests {
                     }
                 }
                 let sols = all_solutions(n);
-                let cols = &sols[next(sols.len())];
+                let cols = sols.get(next(sols.len())).expect("in range");
                 let plan = plan_to(n, &queens, cols).expect("greedy plan");
                 let start = Position {
                     n,

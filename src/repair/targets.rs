@@ -23,7 +23,7 @@ pub(crate) use crate::board::LISTED_UP_TO;
 
 /// Every N-queens solution of side `n` (`n <= LISTED_UP_TO`), one byte per row, in
 /// lexicographic order ([`crate::board::listed_solutions`]).
-pub(crate) fn all_solutions(n: usize) -> &'static [Vec<u8>] {
+pub(crate) fn all_solutions(n: usize) -> crate::board::ListedSolutions {
     crate::board::listed_solutions(n).expect("n <= LISTED_UP_TO")
 }
 
@@ -746,15 +746,15 @@ pub(crate) fn search_capped(
                 match mode {
                     Mode::Best => {
                         out.clear();
-                        out.push((c, cols.clone()));
+                        out.push((c, cols.to_vec()));
                         if c == 0 {
                             break;
                         }
                         limit = c - 1;
                     }
-                    Mode::All => out.push((c, cols.clone())),
+                    Mode::All => out.push((c, cols.to_vec())),
                     Mode::First => {
-                        out.push((c, cols.clone()));
+                        out.push((c, cols.to_vec()));
                         break;
                     }
                 }

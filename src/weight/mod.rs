@@ -99,7 +99,10 @@ pub enum WeightError {
 
 /// Small boards (N <= [`crate::board::LISTED_UP_TO`], at most 724 solutions): the best of all
 /// solutions, the lexicographically first on ties, with no thread, table or search set-up.
-fn best_listed(grid: &WeightGrid, solutions: &[Vec<u8>]) -> Result<Placement, WeightError> {
+fn best_listed(
+    grid: &WeightGrid,
+    solutions: crate::board::ListedSolutions,
+) -> Result<Placement, WeightError> {
     let n = grid.n;
     let sum_of = |cols: &[u8]| -> i128 {
         cols.iter()
@@ -107,7 +110,7 @@ fn best_listed(grid: &WeightGrid, solutions: &[Vec<u8>]) -> Result<Placement, We
             .map(|(r, &c)| grid.cells[r * n + c as usize] as i128)
             .sum()
     };
-    let mut best: Option<(i128, &Vec<u8>)> = None;
+    let mut best: Option<(i128, &[u8])> = None;
     for cols in solutions {
         let sum = sum_of(cols);
         if best.is_none_or(|(b, _)| sum > b) {
