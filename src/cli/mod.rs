@@ -443,7 +443,7 @@ fn stdin_file_size() -> Option<u64> {
     use std::os::fd::AsFd;
     let fd = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
     let meta = std::fs::File::from(fd).metadata().ok()?;
-    meta.file_type().is_file().then(|| meta.len())
+    meta.file_type().is_file().then_some(meta.len())
 }
 
 /// Standard input is never assumed to be a regular file off Unix.
