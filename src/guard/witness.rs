@@ -434,7 +434,8 @@ mod tests {
         let board = Board::<16>::new(n, n, &marks.marked, false);
         let identity: Vec<u32> = (0..(n * n) as u32).collect();
         let transpose: Vec<u32> = (0..n * n).map(|s| ((s % n) * n + s / n) as u32).collect();
-        for (name, group) in [("diagonal mirror", vec![identity, transpose])] {
+        let (name, group) = ("diagonal mirror", vec![identity, transpose]);
+        {
             let started = Instant::now();
             let mut stats = (0, false);
             let end = started + Duration::from_secs(seconds);
