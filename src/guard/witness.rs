@@ -32,7 +32,7 @@ pub(crate) enum Method {
     Start,
     /// Orbits of a symmetry group of this order.
     Symmetric(usize),
-    /// The tabu local search.
+    /// The weighted local search.
     Local,
 }
 
