@@ -7,9 +7,10 @@
 # Usage: bench/guard.sh [N_FROM] [N_TO]     (default 5 13)
 #   THREADS=2 CAP=120 bench/guard.sh 5 14
 #        bench/guard.sh frontier [N_FROM] [N_TO]   (default 18 25)
-#   The frontier rows: each full board with LIMIT seconds (default 120; the witness search gets
-#   half of it): the answer, whether it is proven, the lower bound and its source, the time.
-#   Where a theorem's bound is met, the time is the time to the witness.
+#   The frontier rows: each full board with LIMIT seconds (default 60; the witness search gets
+#   0.7 of it): the answer, whether it is proven, the lower bound and its source, the wall time
+#   and the CPU time (user + sys). Where a theorem's bound is met, the time is the time to the
+#   witness.
 set -euo pipefail
 ROOT=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 SHARED=${SHARED:-$ROOT/../shared}
@@ -23,14 +24,18 @@ THREADS=${THREADS:-2}
 CAP=${CAP:-120}
 
 if [ "$MODE" = frontier ]; then
-  FROM=${1:-18}; TO=${2:-25}; LIMIT=${LIMIT:-120}
+  FROM=${1:-18}; TO=${2:-25}; LIMIT=${LIMIT:-60}
   cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml"
   uptime
-  printf '%-4s %-7s %-8s %-6s %-44s %s\n' n queens proven bound source seconds
+  printf '%-4s %-7s %-8s %-6s %-44s %-9s %s\n' n queens proven bound source seconds cpu_s
+  cpu=$(mktemp)
   for n in $(seq "$FROM" "$TO"); do
-    "$ROOT/target/release/queens" guard --full "$n" --time-limit "$LIMIT" --threads "$THREADS" --json \
-      | python3 -c 'import json,sys; d=json.load(sys.stdin); print("%-4d %-7d %-8s %-6d %-44s %.3f" % (d["rows"], d["guards"], d["optimal"], d["lower_bound"], d["lower_bound_source"], d["seconds"]))'
+    line=$(/usr/bin/time -f '%U %S' -o "$cpu" \
+      "$ROOT/target/release/queens" guard --full "$n" --time-limit "$LIMIT" --threads "$THREADS" --json \
+      | python3 -c 'import json,sys; d=json.load(sys.stdin); print("%-4d %-7d %-8s %-6d %-44s %-9.3f" % (d["rows"], d["guards"], d["optimal"], d["lower_bound"], d["lower_bound_source"], d["seconds"]))')
+    echo "$line $(awk '{print $1 + $2}' "$cpu")"
   done
+  rm -f "$cpu"
   uptime
   exit 0
 fi

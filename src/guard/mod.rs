@@ -354,11 +354,19 @@ struct Outcome {
 /// the exact search (which takes tens of seconds there).
 const WITNESS_SQUARES: usize = 225;
 
-/// How long the witness search may take when no time limit is given.
+/// How long the witness search may take when no time limit is given, from 19 x 19 on (where
+/// the exact search cannot settle the theorem's bound itself).
 const WITNESS_BUDGET: Duration = Duration::from_secs(120);
 
+/// The same below 19 x 19 squares, where the exact search can finish and a witness search that
+/// fails (the theorem's bound is below the answer, as on most rectangles) only costs time.
+const WITNESS_BUDGET_SMALL: Duration = Duration::from_secs(10);
+
+/// Boards from this many squares on (19 x 19) get [`WITNESS_BUDGET`].
+const WITNESS_LARGE_SQUARES: usize = 361;
+
 /// Swaps of the local search in the witness search.
-const WITNESS_LOCAL_STEPS: u64 = 2_000_000;
+const WITNESS_LOCAL_STEPS: u64 = 50_000_000;
 
 /// Iterative deepening from the root bound (or a theorem's, see [`full_board_bound`]) up to one
 /// below the size of the best cover known (the greedy one, or on a large full board a witness
@@ -399,7 +407,8 @@ fn run<const K: usize>(
         // leaves a single level to refute.
         let budget = match options.time_limit {
             Some(limit) => limit.mul_f64(0.7),
-            None => WITNESS_BUDGET,
+            None if board.squares >= WITNESS_LARGE_SQUARES => WITNESS_BUDGET,
+            None => WITNESS_BUDGET_SMALL,
         };
         // Three quarters of the budget for the bound itself, the rest for one more queen.
         for (target, share) in [(k, budget.mul_f64(0.75)), (k + 1, budget)] {

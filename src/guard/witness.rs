@@ -1,20 +1,23 @@
-//! Witnesses at the frontier: covers of a given size found fast on large symmetric boards, by
-//! searching only placements that a subgroup `H` of the board symmetries (those fixing the
-//! marks) maps onto themselves, then, if none is found, by the tabu local search.
+//! Witnesses at the frontier: covers of a given size found fast on large boards, by searching
+//! only placements that a subgroup `H` of the board symmetries (those fixing the marks) maps
+//! onto themselves, and by the weighted local search of [`super::local`].
 //!
 //! An `H`-invariant placement is a union of orbits of `H` on the squares, so the search places
 //! whole orbits: a depth-first set cover whose candidates are the orbits (one queen per square
 //! of the orbit, at a cost of the orbit's size), branching on the uncovered mark with the fewest
 //! allowed attacking orbits and forbidding earlier siblings. What such queens cover is
 //! `H`-invariant too, so an orbit is attacked as soon as its smallest square (its id) is, which
-//! is what the independent rule needs. A node is cut when the queens left, each covering at
-//! most the best gain per queen of any allowed orbit, cannot reach the uncovered marks. The
+//! is what the independent rule needs. A node is cut when the queens left cannot reach the
+//! uncovered marks even if they stood on the orbits with the best gain per queen (a fractional
+//! knapsack over those gains), and a child likewise before it is entered. The
 //! search within one group is exhaustive: when it ends without a cover, no `H`-invariant cover
 //! of that size exists. It proves nothing about covers without that symmetry, so it is only
 //! ever used to find witnesses (every cover it returns is re-checked by the caller's tests).
 //!
-//! Groups are tried largest first (their searches are the smallest), each with a share of the
-//! time left; a group that is settled early leaves its share to the next ones.
+//! The order: the groups of order 8 and 4 (their searches are small), then the local search
+//! for an eighth of the budget (it finds the even-n witnesses of A075458 in about a second),
+//! then the groups of order 2, the half turn first with half of the time left (it gave the
+//! witnesses for n = 19, 21 and 23), the other three sharing the rest.
 
 use super::bits::Bits;
 use super::local;
@@ -29,7 +32,7 @@ pub(crate) enum Method {
     Start,
     /// Orbits of a symmetry group of this order.
     Symmetric(usize),
-    /// The tabu local search.
+    /// The weighted local search.
     Local,
 }
 
@@ -47,23 +50,49 @@ pub(crate) fn find<const K: usize>(
     if start.len() <= target {
         return Some((start.to_vec(), Method::Start));
     }
-    let end = Instant::now() + budget;
+    let began = Instant::now();
+    let end = began + budget;
     let groups = subgroups(&board.symmetries, board.squares);
-    for (i, group) in groups.iter().enumerate() {
+    let (large, mut pairs): (Vec<_>, Vec<_>) = groups.iter().partition(|g| g.len() >= 4);
+    // The half turn maps square s to squares - 1 - s.
+    let last = board.squares as u32 - 1;
+    let half_turn = |p: &Vec<u32>| p.iter().enumerate().all(|(s, &t)| t == last - s as u32);
+    pairs.sort_by_key(|g| !g.iter().any(half_turn));
+    // The groups of order 4 and 8: small, exhaustive searches (milliseconds on the frontier
+    // boards), each with at most a sixteenth of the budget.
+    for group in large {
         let now = Instant::now();
         if now >= end || deadline.reached() {
             return None;
         }
-        let slice = (end - now) / (groups.len() - i + 1) as u32;
-        if let Some(cover) = symmetric_cover(board, group, target, deadline, now + slice) {
+        let slice = (end - now).min(budget / 16);
+        if let Some(cover) = symmetric_cover(board, group, target, deadline, now + slice, None) {
             return Some((cover, Method::Symmetric(group.len())));
         }
     }
-    if Instant::now() >= end {
-        return None;
+    // The local search for an eighth of the budget.
+    let local_end = (Instant::now() + budget / 8).min(end);
+    let cover = local::improve(board, start, target, deadline, Some(local_end), local_steps);
+    if cover.len() <= target {
+        return Some((cover, Method::Local));
     }
-    let cover = local::improve(board, start, target, deadline, Some(end), local_steps);
-    (cover.len() <= target).then_some((cover, Method::Local))
+    // The groups of order 2, the half turn first (it has half of what is left: it found the
+    // witnesses of A075458 for n = 19, 21 and 23), the others sharing the rest.
+    for (i, group) in pairs.iter().enumerate() {
+        let now = Instant::now();
+        if now >= end || deadline.reached() {
+            return None;
+        }
+        let slice = if i == 0 {
+            (end - now) / 2
+        } else {
+            (end - now) / (pairs.len() - i) as u32
+        };
+        if let Some(cover) = symmetric_cover(board, group, target, deadline, now + slice, None) {
+            return Some((cover, Method::Symmetric(group.len())));
+        }
+    }
+    None
 }
 
 /// The subgroups of the symmetry group generated by one or two of its elements (the identity
@@ -163,13 +192,15 @@ impl<const K: usize> Orbits<K> {
 }
 
 /// A cover with at most `target` queens invariant under `group`, searched until `deadline` or
-/// `end` (then `None`, as when the search ends without one).
+/// `end` (then `None`, as when the search ends without one). `stats`, if given, receives the
+/// nodes visited and whether the search ran to its end (found a cover or proved there is none).
 fn symmetric_cover<const K: usize>(
     board: &Board<K>,
     group: &[Vec<u32>],
     target: usize,
     deadline: &Deadline,
     end: Instant,
+    stats: Option<&mut (u64, bool)>,
 ) -> Option<Vec<usize>> {
     let orbits = Orbits::new(board, group);
     let mut walk = Walk {
@@ -179,9 +210,14 @@ fn symmetric_cover<const K: usize>(
         end,
         poll: 0,
         stopped: false,
+        nodes: 0,
         chosen: Vec::new(),
     };
-    if !walk.search(Bits::EMPTY, Bits::EMPTY, target) {
+    let found = walk.search(Bits::EMPTY, Bits::EMPTY, target);
+    if let Some(stats) = stats {
+        *stats = (walk.nodes, !walk.stopped);
+    }
+    if !found {
         return None;
     }
     let mut queens = Vec::new();
@@ -202,6 +238,8 @@ struct Walk<'a, const K: usize> {
     end: Instant,
     poll: u32,
     stopped: bool,
+    /// Nodes visited.
+    nodes: u64,
     /// The orbits placed on the current path (the cover, once found).
     chosen: Vec<usize>,
 }
@@ -220,6 +258,7 @@ impl<const K: usize> Walk<'_, K> {
         if self.stopped {
             return false;
         }
+        self.nodes += 1;
         let (board, orbits) = (self.board, self.orbits);
         let uncovered = board.marks.and_not(&covered);
         if uncovered.is_empty() {
@@ -246,20 +285,30 @@ impl<const K: usize> Walk<'_, K> {
         if best.1 == 0 {
             return false;
         }
-        // Each queen left covers at most the best gain per queen of an allowed orbit.
-        let need = uncovered.count() as usize;
-        let mut best_rate = 0f64;
+        // The queens left cover at most what the best orbits by gain per queen cover, the
+        // last one taken in part (a fractional knapsack of capacity `r`); the same bound, with
+        // the candidate's own gain, cuts each child before it is entered.
+        let need = uncovered.count() as f64 - 1e-9;
+        let mut rates = Rates::default();
         for o in allowed.ones() {
-            let gain = orbits.cover[o].count_and(&uncovered) as f64;
-            best_rate = best_rate.max(gain / orbits.size[o] as f64);
+            let gain = orbits.cover[o].count_and(&uncovered);
+            if gain > 0 {
+                rates.offer(gain, orbits.size[o]);
+            }
         }
-        if best_rate * (r as f64) < need as f64 - 1e-9 {
+        if rates.fill(r) < need {
             return false;
         }
         let cands = orbits.attackers[best.0].and(&allowed);
         for o in cands.ones() {
+            let size = orbits.size[o];
+            let gain = orbits.cover[o].count_and(&uncovered);
+            if f64::from(gain) + rates.fill(r - size) < need {
+                forbidden.insert(o);
+                continue;
+            }
             self.chosen.push(o);
-            if self.search(covered.or(&orbits.cover[o]), forbidden, r - orbits.size[o]) {
+            if self.search(covered.or(&orbits.cover[o]), forbidden, r - size) {
                 return true;
             }
             self.chosen.pop();
@@ -269,6 +318,54 @@ impl<const K: usize> Walk<'_, K> {
             forbidden.insert(o);
         }
         false
+    }
+}
+
+/// How many orbits [`Rates`] keeps.
+const RATES_KEPT: usize = 16;
+
+/// The allowed orbits with the best gain per queen at a node, best first.
+#[derive(Default)]
+struct Rates {
+    /// (gain per queen, orbit size), the first `len` entries.
+    kept: [(f64, usize); RATES_KEPT],
+    len: usize,
+}
+
+impl Rates {
+    /// Considers an orbit of `size` squares whose queens newly cover `gain` marks.
+    fn offer(&mut self, gain: u32, size: usize) {
+        let rate = f64::from(gain) / size as f64;
+        if self.len == RATES_KEPT && rate <= self.kept[RATES_KEPT - 1].0 {
+            return;
+        }
+        let mut i = self.len.min(RATES_KEPT - 1);
+        while i > 0 && self.kept[i - 1].0 < rate {
+            self.kept[i] = self.kept[i - 1];
+            i -= 1;
+        }
+        self.kept[i] = (rate, size);
+        self.len = (self.len + 1).min(RATES_KEPT);
+    }
+
+    /// An upper bound on the marks that orbits of at most `capacity` queens in all newly
+    /// cover: the best rates first, the last orbit counted in part; past the kept orbits, the
+    /// smallest kept rate stands in for the others (none is larger).
+    fn fill(&self, capacity: usize) -> f64 {
+        let mut left = capacity as f64;
+        let mut total = 0.0;
+        for &(rate, size) in &self.kept[..self.len] {
+            if left <= 0.0 {
+                return total;
+            }
+            let take = left.min(size as f64);
+            total += rate * take;
+            left -= take;
+        }
+        if self.len == RATES_KEPT && left > 0.0 {
+            total += left * self.kept[RATES_KEPT - 1].0;
+        }
+        total
     }
 }
 
@@ -309,11 +406,84 @@ mod tests {
         method
     }
 
-    /// gamma(Q_17) = 9 and gamma(Q_19) = 10 (A075458): witnesses in well under a second.
+    /// gamma(Q_n) for n = 17, 19, 20 and 24 (A075458: 9, 10, 11, 13): witnesses in about a
+    /// second each (for 20 and 24 no theorem gives the value; the local search finds them).
     #[test]
     fn fast_witnesses_of_the_frontier() {
         witness(17, 9, false);
         witness(19, 10, false);
+        assert_eq!(witness(20, 11, false), Method::Local);
+        witness(24, 13, false);
+    }
+
+    /// The moonshot: a 13-queen cover of the 26 x 26 board would settle gamma(Q_26) = 13. On a
+    /// board of even side only a group with fixed squares allows an odd number of queens, and
+    /// of the subgroups of the board symmetries only the two diagonal mirrors have them (the
+    /// two are conjugate, so one is searched). With `--ignored --nocapture`; `MOONSHOT_SECONDS`
+    /// (default 60) bounds the symmetric search and, separately, the local search. Reports
+    /// what was searched; asserts only that what it found is a cover.
+    #[test]
+    #[ignore]
+    fn moonshot_26() {
+        let seconds: u64 = std::env::var("MOONSHOT_SECONDS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(60);
+        let (n, target) = (26, 13);
+        let marks = MarkGrid::full(n, n);
+        let board = Board::<16>::new(n, n, &marks.marked, false);
+        let identity: Vec<u32> = (0..(n * n) as u32).collect();
+        let transpose: Vec<u32> = (0..n * n).map(|s| ((s % n) * n + s / n) as u32).collect();
+        let (name, group) = ("diagonal mirror", vec![identity, transpose]);
+        {
+            let started = Instant::now();
+            let mut stats = (0, false);
+            let end = started + Duration::from_secs(seconds);
+            let found = symmetric_cover(
+                &board,
+                &group,
+                target,
+                &Deadline::never(),
+                end,
+                Some(&mut stats),
+            );
+            eprintln!(
+                "moonshot n = 26, {target} queens, {name}: {:?} queens, {} nodes, {:.1} s, {}",
+                found.as_ref().map(Vec::len),
+                stats.0,
+                started.elapsed().as_secs_f64(),
+                if stats.1 {
+                    "exhaustive"
+                } else {
+                    "stopped by the clock"
+                }
+            );
+            if let Some(queens) = found {
+                let squares: Vec<Square> =
+                    queens.iter().map(|&s| Square::new(s / n, s % n)).collect();
+                crate::verify::guard(&marks, &squares).unwrap();
+                eprintln!("moonshot witness: {squares:?}");
+            }
+        }
+        let started = Instant::now();
+        let greedy = board.greedy();
+        let end = started + Duration::from_secs(seconds);
+        let best = local::improve(
+            &board,
+            &greedy,
+            target,
+            &Deadline::never(),
+            Some(end),
+            u64::MAX,
+        );
+        let squares: Vec<Square> = best.iter().map(|&s| Square::new(s / n, s % n)).collect();
+        crate::verify::guard(&marks, &squares).unwrap();
+        eprintln!(
+            "moonshot n = 26, local search from greedy ({} queens): {} queens in {:.1} s",
+            greedy.len(),
+            best.len(),
+            started.elapsed().as_secs_f64()
+        );
     }
 
     /// A075458 for n = 13..=25: a witness of the known value for each (with `--ignored
