@@ -715,6 +715,17 @@ impl<const K: usize> Worker<'_, K> {
     );
 }
 
+/// What [`Board::search_below`] found below a node.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Below {
+    /// A cover: the node's queens and the rest.
+    Cover(Vec<usize>),
+    /// No cover below the node.
+    Refuted,
+    /// The number of covers below the node (when counting).
+    Counted(u128),
+}
+
 /// The search cut into units for a sharded refutation (see `super::units`): the nodes a fixed
 /// number of levels below the root, each named by its queens, and the search below one of them.
 impl<const K: usize> Board<K> {
@@ -798,10 +809,9 @@ impl<const K: usize> Board<K> {
     }
 
     /// Searches below the node of `path` (see [`Board::frontier`]) for a cover with at most
-    /// `k` queens on one thread: `Some(Some(cover))`, `Some(None)` when there is none below
-    /// it, `None` when the deadline passed first or `path` is no branch; and the nodes visited.
-    /// With `counting`, the cover is empty and the count of covers below the node is returned
-    /// instead (for `k` the minimum, as in [`Board::count_level`]).
+    /// `k` queens on one thread: what it found, `None` when the deadline passed first or
+    /// `path` is no branch; and the nodes visited. With `counting`, the covers below the node
+    /// are counted instead (for `k` the minimum, as in [`Board::count_level`]).
     pub(crate) fn search_below(
         &self,
         k: usize,
@@ -809,7 +819,7 @@ impl<const K: usize> Board<K> {
         symmetric: bool,
         counting: bool,
         deadline: &Deadline,
-    ) -> (Option<Option<(Vec<usize>, u128)>>, u64) {
+    ) -> (Option<Below>, u64) {
         let Some(node) = self.replay(k, path, symmetric) else {
             return (None, 0);
         };
@@ -835,9 +845,11 @@ impl<const K: usize> Board<K> {
             return (None, nodes);
         }
         let outcome = if counting {
-            Some((Vec::new(), worker.count))
+            Below::Counted(worker.count)
+        } else if hit {
+            Below::Cover(worker.queens)
         } else {
-            hit.then_some((worker.queens, 1))
+            Below::Refuted
         };
         (Some(outcome), nodes)
     }

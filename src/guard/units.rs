@@ -13,7 +13,7 @@
 //! same units, in the same order, on every machine and every run (the search is deterministic
 //! and single-threaded below a unit).
 
-use super::search::Board;
+use super::search::{Below, Board};
 use super::{check_size, GuardError, MarkGrid, Rule};
 use crate::board::Square;
 use crate::Deadline;
@@ -62,10 +62,9 @@ impl<const K: usize> Engine for Board<K> {
         deadline: &Deadline,
     ) -> Option<(bool, Vec<usize>, u64)> {
         let (outcome, nodes) = self.search_below(k, path, true, false, deadline);
-        let found = outcome?;
-        Some(match found {
-            Some((queens, _)) => (true, queens, nodes),
-            None => (false, Vec::new(), nodes),
+        Some(match outcome? {
+            Below::Cover(queens) => (true, queens, nodes),
+            _ => (false, Vec::new(), nodes),
         })
     }
 }
@@ -296,12 +295,15 @@ mod tests {
                     let plain = board.level(k, &never, &nodes);
                     for depth in 1..=4 {
                         let paths = board.frontier(k, depth, true);
-                        let first = paths
-                            .iter()
-                            .find_map(|p| board.search_below(k, p, true, false, &never).0.unwrap());
+                        let first = paths.iter().find_map(|p| {
+                            match board.search_below(k, p, true, false, &never).0.unwrap() {
+                                Below::Cover(queens) => Some(queens),
+                                _ => None,
+                            }
+                        });
                         match &plain {
                             Level::Found(queens) => {
-                                let (cover, _) = first.expect("the units find a cover");
+                                let cover = first.expect("the units find a cover");
                                 let covered = cover
                                     .iter()
                                     .fold(Bits::<1>::EMPTY, |a, &q| a.or(&board.attack[q]));
@@ -326,7 +328,10 @@ mod tests {
                         .iter()
                         .map(|p| {
                             let (found, _) = board.search_below(minimum, p, false, true, &never);
-                            found.unwrap().unwrap().1
+                            match found {
+                                Some(Below::Counted(count)) => count,
+                                other => panic!("not counted: {other:?}"),
+                            }
                         })
                         .sum();
                     assert_eq!(total, sets, "{marks:?} depth {depth}");
