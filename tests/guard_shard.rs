@@ -150,7 +150,7 @@ fn cli_plans_runs_and_merges_a_refutation() {
     ]);
     let value: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
     assert_eq!(value["units"].as_u64(), Some(units as u64));
-    assert_eq!(value["guard"]["queens"].as_u64(), Some(4));
+    assert_eq!(value["guard"]["guards"].as_u64(), Some(4));
 
     let names: Vec<String> = (0..3)
         .map(|i| ledger(&dir, &format!("s{i}.ledger")))
@@ -178,6 +178,7 @@ fn cli_plans_runs_and_merges_a_refutation() {
     let value: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
     assert_eq!(value["verdict"], "refuted");
     assert_eq!(value["lower_bound"].as_u64(), Some(5));
+    assert_eq!(value["guards"].as_u64(), Some(4));
     // A shard forgotten: no verdict, exit 1, the shard named.
     let partial = queens(&["merge", &names[0], &names[2]]);
     assert_eq!(partial.code, 1);

@@ -526,7 +526,7 @@ pub fn estimate_json(p: &Projection<'_>) -> String {
 struct GuardJobJson {
     rows: u32,
     cols: u32,
-    queens: u32,
+    guards: u32,
     independent: bool,
     depth: u32,
 }
@@ -537,7 +537,7 @@ fn guard_job_json(job: Job) -> Option<GuardJobJson> {
         Job::Guard(g) => Some(GuardJobJson {
             rows: g.rows,
             cols: g.cols,
-            queens: g.queens,
+            guards: g.queens,
             independent: g.independent,
             depth: g.depth,
         }),
@@ -655,7 +655,7 @@ struct GuardRefutationJson<'a> {
     problem: &'static str,
     rows: u32,
     cols: u32,
-    queens: u32,
+    guards: u32,
     independent: bool,
     depth: u32,
     verdict: &'static str,
@@ -692,7 +692,7 @@ fn guard_refutation<'a>(
         problem: "guard_refutation",
         rows: job.rows,
         cols: job.cols,
-        queens: job.queens,
+        guards: job.queens,
         independent: job.independent,
         depth: job.depth,
         verdict: verdict.name(),
@@ -716,7 +716,7 @@ fn guard_refutation<'a>(
 }
 
 /// A guard refutation's ledger run as one JSON line (no newline): `{"problem":
-/// "guard_refutation","rows","cols","queens","independent","depth","verdict":"refuted"|"cover"|
+/// "guard_refutation","rows","cols","guards","independent","depth","verdict":"refuted"|"cover"|
 /// "open","lower_bound","cover_unit","cover":[[r,c],..],"complete","units":{"done","total"},
 /// "nodes","seconds","threads","ledger":{..}}`.
 pub fn guard_run_json(

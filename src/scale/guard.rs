@@ -3,7 +3,7 @@
 //! depth below the root of the exact search) as a [`WorkPlan`], so that the ledgers, shards,
 //! `merge`, estimates and MPI of a count serve it unchanged.
 //!
-//! A unit's result is a [`UnitCount`] read as [`Tallies::Guard`]: `covers` (in `solutions`) is 1
+//! A unit's result is a [`UnitCount`] read as [`Tallies::Guard`](super::Tallies::Guard): `covers` (in `solutions`) is 1
 //! when a cover with at most k queens lies below the unit, 0 when the unit is refuted; `nodes`
 //! (in `unique_x8`) is the number of search nodes it took. A complete merge with `covers` 0 proves
 //! that k queens cannot guard the board, so at least k + 1 are needed; any record with `covers`

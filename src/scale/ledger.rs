@@ -10,7 +10,7 @@
 //! checksum of the specs of units `first..=last` ([`range_checksum`](super::plan::range_checksum)).
 //!
 //! A guard refutation's ledger ([`Job::Guard`]) names its job in the header,
-//! `{"queens_ledger":1,"job":"guard","n":20,"rows":20,"cols":20,"queens":10,"independent":false,`
+//! `{"queens_ledger":1,"job":"guard","n":20,"rows":20,"cols":20,"guards":10,"independent":false,`
 //! `"depth":3,"units":..,"plan":..,"check":..}`, and its records carry `"covers"` and `"nodes"`
 //! in place of `"solutions"` and `"unique_x8"` ([`Tallies`]); everything else is the same.
 
@@ -163,7 +163,7 @@ struct HeaderLine {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     cols: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    queens: Option<u32>,
+    guards: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     independent: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -214,7 +214,7 @@ pub fn header_line(header: &Header) -> String {
             n: header.n,
             rows: guard.map(|g| g.rows),
             cols: guard.map(|g| g.cols),
-            queens: guard.map(|g| g.queens),
+            guards: guard.map(|g| g.queens),
             independent: guard.map(|g| g.independent),
             depth: guard.map(|g| g.depth),
             units: header.units,
@@ -295,7 +295,7 @@ fn parse_header(body: &str) -> Result<Header, String> {
         h.job.as_deref(),
         h.rows,
         h.cols,
-        h.queens,
+        h.guards,
         h.independent,
         h.depth,
     ) {
