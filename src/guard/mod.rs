@@ -156,6 +156,14 @@ pub enum GuardError {
         /// The depth asked for.
         depth: usize,
     },
+    /// A refutation of more queens than the board has squares.
+    #[error("{queens} queens do not fit on a board of {squares} squares")]
+    TooManyQueens {
+        /// The queens asked for.
+        queens: usize,
+        /// The board's squares.
+        squares: usize,
+    },
     /// `marked` does not have `rows * cols` entries.
     #[error("the mark grid has {found} squares where {rows}x{cols} needs {}", rows * cols)]
     Malformed {

@@ -735,20 +735,28 @@ impl<const K: usize> Board<K> {
     /// node that covers the marks or has fewer than two queens left; nodes cut on the way (no
     /// child passes the bound) are left out, being refuted. With `depth` 2 and `symmetric` these
     /// are the tasks of [`Board::level`]. With no marks the root is the one unit; with `k = 0`
-    /// and marks there is none.
-    pub(crate) fn frontier(&self, k: usize, depth: usize, symmetric: bool) -> Vec<Vec<usize>> {
+    /// and marks there is none. `None` as soon as there are more than `limit` nodes.
+    pub(crate) fn frontier(
+        &self,
+        k: usize,
+        depth: usize,
+        symmetric: bool,
+        limit: usize,
+    ) -> Option<Vec<Vec<usize>>> {
         if self.marks.is_empty() {
-            return vec![Vec::new()];
+            return Some(vec![Vec::new()]);
         }
         if k == 0 {
-            return Vec::new();
+            return Some(Vec::new());
         }
         let root = self.first_level(k, symmetric);
         let mut out = Vec::new();
         for child in root {
-            self.expand(child, k - 1, depth.max(1) - 1, &mut out);
+            if !self.expand(child, k - 1, depth.max(1) - 1, &mut out, limit) {
+                return None;
+            }
         }
-        out
+        Some(out)
     }
 
     /// The root's children: by symmetry or plain.
@@ -766,15 +774,25 @@ impl<const K: usize> Board<K> {
     }
 
     /// Appends to `out` the queens of the nodes `levels` below `node` (which has `r` queens
-    /// left), in depth-first order.
-    fn expand(&self, node: Node<K>, r: usize, levels: usize, out: &mut Vec<Vec<usize>>) {
+    /// left), in depth-first order; false (stopping) once `out` holds more than `limit`.
+    fn expand(
+        &self,
+        node: Node<K>,
+        r: usize,
+        levels: usize,
+        out: &mut Vec<Vec<usize>>,
+        limit: usize,
+    ) -> bool {
         if levels == 0 || r < 2 || self.marks.is_subset(&node.covered) {
             out.push(node.queens);
-            return;
+            return out.len() <= limit;
         }
         for child in self.children(&node, r) {
-            self.expand(child, r - 1, levels - 1, out);
+            if !self.expand(child, r - 1, levels - 1, out, limit) {
+                return false;
+            }
         }
+        true
     }
 
     /// The node reached from the root by placing `path` in order, following the branching

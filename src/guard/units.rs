@@ -41,7 +41,7 @@ pub struct RefutationUnits {
 
 /// The search behind the units, for the bitset width the board needs.
 trait Engine: Send + Sync {
-    fn frontier(&self, k: usize, depth: usize) -> Vec<Vec<usize>>;
+    fn frontier(&self, k: usize, depth: usize, limit: usize) -> Option<Vec<Vec<usize>>>;
     fn refute(
         &self,
         k: usize,
@@ -51,8 +51,8 @@ trait Engine: Send + Sync {
 }
 
 impl<const K: usize> Engine for Board<K> {
-    fn frontier(&self, k: usize, depth: usize) -> Vec<Vec<usize>> {
-        Board::frontier(self, k, depth, true)
+    fn frontier(&self, k: usize, depth: usize, limit: usize) -> Option<Vec<Vec<usize>>> {
+        Board::frontier(self, k, depth, true, limit)
     }
 
     fn refute(
@@ -85,7 +85,7 @@ pub fn default_depth(queens: usize) -> usize {
 }
 
 /// The most units a refutation may have (its plan holds each unit's queens).
-pub const MAX_UNITS: usize = 1 << 24;
+pub const MAX_UNITS: usize = 1 << 23;
 
 impl RefutationUnits {
     /// The units of "`queens` queens cannot guard `marks`" under `rule`, cut `depth >= 1`
@@ -101,16 +101,19 @@ impl RefutationUnits {
         depth: usize,
     ) -> Result<Self, GuardError> {
         check_size(marks)?;
+        let squares = marks.rows * marks.cols;
+        if queens > squares {
+            return Err(GuardError::TooManyQueens { queens, squares });
+        }
         let independent = rule == Rule::Independent;
         let depth = depth.max(1);
         let engine = with_words!(marks.rows * marks.cols, engine, marks, independent);
         if depth > 6 {
             return Err(GuardError::TooManyUnits { depth });
         }
-        let paths = engine.frontier(queens, depth);
-        if paths.len() > MAX_UNITS {
-            return Err(GuardError::TooManyUnits { depth });
-        }
+        let paths = engine
+            .frontier(queens, depth, MAX_UNITS)
+            .ok_or(GuardError::TooManyUnits { depth })?;
         Ok(RefutationUnits {
             marks: marks.clone(),
             rule,
@@ -294,7 +297,7 @@ mod tests {
                 let minimum = loop {
                     let plain = board.level(k, &never, &nodes);
                     for depth in 1..=4 {
-                        let paths = board.frontier(k, depth, true);
+                        let paths = board.frontier(k, depth, true, usize::MAX).unwrap();
                         let first = paths.iter().find_map(|p| {
                             match board.search_below(k, p, true, false, &never).0.unwrap() {
                                 Below::Cover(queens) => Some(queens),
@@ -324,7 +327,8 @@ mod tests {
                 let sets = board.count_level(minimum, &never, &nodes).unwrap();
                 for depth in 1..=4 {
                     let total: u128 = board
-                        .frontier(minimum, depth, false)
+                        .frontier(minimum, depth, false, usize::MAX)
+                        .unwrap()
                         .iter()
                         .map(|p| {
                             let (found, _) = board.search_below(minimum, p, false, true, &never);
@@ -357,6 +361,8 @@ mod tests {
         assert_eq!(a.refute(a.len(), &never), None);
         assert!(RefutationUnits::new(&MarkGrid::full(0, 3), Rule::Any, 2, 2).is_err());
         assert!(RefutationUnits::new(&marks, Rule::Any, 4, 9).is_err());
+        assert!(RefutationUnits::new(&marks, Rule::Any, 82, 2).is_err());
+        assert!(RefutationUnits::new(&marks, Rule::Any, 81, 2).is_ok());
         assert!(RefutationUnits::new(&marks, Rule::Any, 0, 2)
             .unwrap()
             .is_empty());
