@@ -7,8 +7,10 @@ use super::{emit, emit_line, interrupted, located, read_input, Failure, OutputFo
 use clap::Args;
 use queens::format::guard::table_line;
 use queens::format::guard::{json_answer, text_answer};
+use queens::format::scale::{guard_run_json, guard_run_text, RunPlace, Verdict};
 use queens::format::{parse_mark_grid, svg, RunInfo};
 use queens::guard::{count_minimum, solve_with, GuardOptions, MarkGrid, Rule, MAX_GUARD_SIDE};
+use queens::scale::RunReport;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
@@ -35,12 +37,18 @@ pub struct GuardArgs {
     /// per line), instead of one answer.
     #[arg(long, value_name = "N", conflicts_with_all = ["file", "full", "count_sets"])]
     pub table: Option<usize>,
+    /// A sharded refutation of `--queens K` on the `--full` board through `--ledger FILE`
+    /// (resumable; `--shard I/K`; total the shards with `queens merge`).
+    #[command(flatten)]
+    pub refutation: super::plan::RefutationArgs,
+    #[command(flatten)]
+    pub ledger: super::ledger_run::LedgerArgs,
     #[command(flatten)]
     pub search: SearchArgs,
 }
 
 /// Parses `N` or `RxC` into (rows, columns), each from 1 to the supported maximum.
-fn parse_size(text: &str) -> Result<(usize, usize), String> {
+pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
     let side = |part: &str| -> Result<usize, String> {
         let value: usize = part
             .trim()
@@ -66,6 +74,14 @@ fn parse_size(text: &str) -> Result<(usize, usize), String> {
 pub fn run(args: &GuardArgs) -> Result<Status, Failure> {
     if let Some(n) = args.table {
         return run_table(args, n);
+    }
+    if args.refutation.queens.is_some() || args.ledger.wanted() {
+        return run_refutation(args);
+    }
+    if args.refutation.depth.is_some() {
+        return Err(Failure::bad_input(
+            "--depth needs --queens K and --ledger FILE",
+        ));
     }
     let format = args.search.output()?;
     let marks = match args.full {
@@ -119,6 +135,55 @@ pub fn run(args: &GuardArgs) -> Result<Status, Failure> {
         return Ok(Status::from(EXIT_INTERRUPTED));
     }
     Ok(Status::SUCCESS)
+}
+
+/// `queens guard --full N --queens K --ledger FILE [--shard I/K]`: runs the units of the
+/// refutation "K queens cannot guard the board" that the ledger lacks (see docs/scale.md).
+fn run_refutation(args: &GuardArgs) -> Result<Status, Failure> {
+    let full = args
+        .full
+        .ok_or_else(|| Failure::bad_input("a sharded refutation needs --full N|RxC"))?;
+    if args.refutation.queens.is_none() {
+        return Err(Failure::bad_input("--ledger with guard needs --queens K"));
+    }
+    if !args.ledger.wanted() {
+        return Err(Failure::bad_input("--queens needs --ledger FILE"));
+    }
+    if args.count_sets {
+        return Err(Failure::bad_input("--count-sets does not go with --queens"));
+    }
+    let format = args.search.output()?;
+    if format == OutputFormat::Svg {
+        return Err(Failure::bad_input(
+            "a refutation has no SVG output (text or json)",
+        ));
+    }
+    let rule = if args.independent {
+        Rule::Independent
+    } else {
+        Rule::Any
+    };
+    let plan = super::plan::guard_plan_or_fail(full, rule, &args.refutation)?;
+    let job = plan.guard_job();
+    let render = |report: &RunReport, place: &RunPlace<'_>, json: bool| {
+        let cover = match Verdict::of(&report.merged) {
+            Verdict::Cover(id) => plan.witness(id),
+            _ => None,
+        };
+        if json {
+            guard_run_json(report, place, job, cover.as_deref()) + "\n"
+        } else {
+            guard_run_text(report, place, job, cover.as_deref())
+        }
+    };
+    super::ledger_run::run_plan(
+        &plan,
+        &args.ledger,
+        &args.search.options(),
+        format == OutputFormat::Json,
+        args.search.quiet,
+        &render,
+    )
 }
 
 /// The guard search's choices from the flags.

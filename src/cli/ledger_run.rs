@@ -1,18 +1,20 @@
-//! `queens count N --ledger FILE [--shard I/K]`: resumable, sharded (and, with the `mpi`
-//! feature, distributed) counting through a ledger; see docs/scale.md.
+//! `queens count N --ledger FILE [--shard I/K]` and `queens guard --full N --queens K --ledger
+//! FILE [--shard I/K]`: resumable, sharded (and, with the `mpi` feature, distributed) runs of a
+//! plan through a ledger; see docs/scale.md.
 //!
-//! `count` calls [`run_count`] when [`LedgerArgs::wanted`].
+//! `count` calls [`run_count`] when [`LedgerArgs::wanted`], `guard` calls [`run_plan`] with its
+//! refutation's plan and output.
 
 use super::plan::{parse_shard, plan_or_fail};
 use super::progress::Progress;
-use super::Status;
 use super::{emit, Failure, EXIT_INTERRUPTED, EXIT_NO_ANSWER};
 use clap::Args;
 use queens::format::scale::{notes_text, run_json, run_text, RunPlace};
-use queens::scale::{LedgerError, RunReport, Shard};
+use queens::scale::{LedgerError, RunReport, Shard, WorkPlan};
 use queens::schedule::thread_count;
 use queens::Options;
 use std::path::PathBuf;
+use super::Status;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -23,7 +25,7 @@ pub struct LedgerArgs {
     /// resumes where it stopped when run again with the same FILE.
     #[arg(long, value_name = "FILE")]
     pub ledger: Option<PathBuf>,
-    /// Count only shard I of K (0-based: 0/K .. K-1/K, units whose id is I mod K); needs
+    /// Run only shard I of K (0-based: 0/K .. K-1/K, units whose id is I mod K); needs
     /// --ledger. Total the shards' ledgers with `queens merge`.
     #[arg(long, value_name = "I/K", value_parser = parse_shard, requires = "ledger")]
     pub shard: Option<Shard>,
@@ -66,6 +68,38 @@ pub fn run_count(
         return Err(Failure::bad_input("--shard needs --ledger FILE"));
     }
     let plan = plan_or_fail(n)?;
+    run_plan(
+        plan.as_ref(),
+        args,
+        options,
+        json,
+        quiet,
+        &|report, place, json| {
+            if json {
+                run_json(report, place) + "\n"
+            } else {
+                run_text(report, place)
+            }
+        },
+    )
+}
+
+/// How a run's outcome is written: the report, where it ran, JSON or text.
+pub type Render<'a> = &'a dyn Fn(&RunReport, &RunPlace<'_>, bool) -> String;
+
+/// Runs any plan with ledger options (locally or over MPI), prints the outcome with `render`
+/// and gives the exit status, as [`run_count`] describes.
+pub fn run_plan(
+    plan: &dyn WorkPlan,
+    args: &LedgerArgs,
+    options: &Options,
+    json: bool,
+    quiet: bool,
+    render: Render<'_>,
+) -> Result<Status, Failure> {
+    if args.shard.is_some() && args.ledger.is_none() {
+        return Err(Failure::bad_input("--shard needs --ledger FILE"));
+    }
     let start = Instant::now();
     let options = &with_progress(options, !json && !quiet);
     let ledger_name = args.ledger.as_ref().map(|p| p.display().to_string());
@@ -73,7 +107,7 @@ pub fn run_count(
     if args.uses_mpi() {
         use queens::scale::mpi::{Mpi, MpiError, MpiOutcome};
         let mpi = Mpi::init().map_err(|e| Failure::bad_input(e.to_string()))?;
-        let outcome = mpi.run(plan.as_ref(), args.ledger.as_deref(), args.shard, options);
+        let outcome = mpi.run(plan, args.ledger.as_deref(), args.shard, options);
         return match outcome {
             Ok(MpiOutcome::Coordinator { report, ranks }) => {
                 let place = RunPlace {
@@ -82,7 +116,7 @@ pub fn run_count(
                     threads: thread_count(options.threads),
                     ranks: Some(ranks),
                 };
-                print_report(&report, &place, json)
+                print_report(&report, &place, json, render)
             }
             Ok(MpiOutcome::Worker { .. }) => Ok(Status::SUCCESS),
             Err(e) => {
@@ -103,14 +137,14 @@ pub fn run_count(
         .ledger
         .as_deref()
         .ok_or_else(|| Failure::bad_input("a ledger count needs --ledger FILE"))?;
-    let report = queens::scale::run(plan.as_ref(), ledger, args.shard, options).map_err(failure)?;
+    let report = queens::scale::run(plan, ledger, args.shard, options).map_err(failure)?;
     let place = RunPlace {
         ledger: ledger_name.as_deref(),
         seconds: start.elapsed().as_secs_f64(),
         threads: thread_count(options.threads),
         ranks: None,
     };
-    print_report(&report, &place, json)
+    print_report(&report, &place, json, render)
 }
 
 /// `options` with progress on stderr (units done of the shard) when `wanted`, stderr is a
@@ -146,14 +180,14 @@ fn failure(e: LedgerError) -> Failure {
 
 /// Prints a run's outcome (notes on stderr) and returns its exit status: 0, or 130 when
 /// Ctrl-C stopped it before the end; fails only if stdout cannot be written.
-fn print_report(report: &RunReport, place: &RunPlace<'_>, json: bool) -> Result<Status, Failure> {
+fn print_report(
+    report: &RunReport,
+    place: &RunPlace<'_>,
+    json: bool,
+    render: Render<'_>,
+) -> Result<Status, Failure> {
     eprint!("{}", notes_text(&report.notes));
-    let text = if json {
-        run_json(report, place) + "\n"
-    } else {
-        run_text(report, place)
-    };
-    emit(&text)?;
+    emit(&render(report, place, json))?;
     Ok(if report.stopped && super::interrupted() {
         Status::from(EXIT_INTERRUPTED)
     } else {

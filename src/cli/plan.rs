@@ -1,12 +1,14 @@
-//! `queens plan N`: the independent work units of `queens count N`, heaviest first.
+//! `queens plan N`: the independent work units of `queens count N`, heaviest first; `queens
+//! plan guard --full N --queens K`: those of the refutation "K queens cannot guard N x N".
 
-use super::Status;
 use super::{emit, parse_seconds, parse_threads, solver_options, Failure};
-use clap::Args;
+use clap::{Args, Subcommand};
 use queens::format::scale::{estimate_json, estimate_text, plan_json, plan_text, Projection};
+use queens::guard::{GuardError, MarkGrid, Rule};
 use queens::scale::estimate::{count_sample, sample};
-use queens::scale::{plan_for, Shard, WorkPlan};
+use queens::scale::{plan_for, GuardPlan, Shard, WorkPlan};
 use queens::schedule::thread_count;
+use super::Status;
 use std::time::{Duration, Instant};
 
 /// The library's plan for `n` ([`queens::scale::plan_for`]), or bad input (exit 2).
@@ -19,11 +21,71 @@ pub fn parse_shard(text: &str) -> Result<Shard, String> {
     text.parse()
 }
 
+/// The sharded guard refutation's options, shared by `queens plan guard` and `queens guard
+/// --ledger`.
+#[derive(Args, Debug, Clone)]
+pub struct RefutationArgs {
+    /// The number of queens K to refute ("K queens cannot guard the board").
+    #[arg(long, value_name = "K")]
+    pub queens: Option<usize>,
+    /// Cut the search into units this many levels below the root (default: 3, fewer for
+    /// K < 6); part of the plan, so every shard and merge must use the same.
+    #[arg(long, value_name = "D")]
+    pub depth: Option<usize>,
+}
+
+/// The plan of refuting `queens` guards on the full `rows x cols` board, or bad input.
+pub fn guard_plan_or_fail(
+    (rows, cols): (usize, usize),
+    rule: Rule,
+    args: &RefutationArgs,
+) -> Result<GuardPlan, Failure> {
+    let queens = args
+        .queens
+        .ok_or_else(|| Failure::bad_input("a guard refutation needs --queens K"))?;
+    GuardPlan::new(&MarkGrid::full(rows, cols), rule, queens, args.depth)
+        .map_err(|e: GuardError| Failure::bad_input(e.to_string()))
+}
+
+/// `queens plan guard`: the units of a guard refutation.
+#[derive(Subcommand, Debug)]
+pub enum PlanJob {
+    /// The units of the refutation "K queens cannot guard the full board" (see docs/scale.md).
+    Guard(PlanGuardArgs),
+}
+
+/// Arguments of `queens plan guard`.
+#[derive(Args, Debug)]
+pub struct PlanGuardArgs {
+    /// The full N x N (`N`) or R x C (`RxC`) board.
+    #[arg(long, value_name = "N|RxC", value_parser = super::guard::parse_size, required = true)]
+    pub full: Option<(usize, usize)>,
+    /// Require the queens not to attack one another (independent domination).
+    #[arg(long)]
+    pub independent: bool,
+    #[command(flatten)]
+    pub refutation: RefutationArgs,
+    #[command(flatten)]
+    pub listing: PlanListing,
+}
+
 /// Arguments of `queens plan`.
 #[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct PlanArgs {
+    /// Another job's plan than a count's.
+    #[command(subcommand)]
+    pub job: Option<PlanJob>,
     /// Board size.
-    pub n: u32,
+    #[arg(required = true)]
+    pub n: Option<u32>,
+    #[command(flatten)]
+    pub listing: PlanListing,
+}
+
+/// What `queens plan` prints, for every job.
+#[derive(Args, Debug)]
+pub struct PlanListing {
     /// List only the units of shard I of K (0-based: 0/K .. K-1/K).
     #[arg(long, value_name = "I/K", value_parser = parse_shard)]
     pub shard: Option<Shard>,
@@ -56,7 +118,24 @@ pub struct PlanArgs {
 /// Prints the plan for N (or one shard of it), or its projected cost.
 pub fn run(args: &PlanArgs) -> Result<Status, Failure> {
     let started = Instant::now();
-    let plan = plan_or_fail(args.n)?;
+    let (plan, args): (Box<dyn WorkPlan>, &PlanListing) = match (&args.job, args.n) {
+        (Some(PlanJob::Guard(guard)), _) => {
+            let rule = if guard.independent {
+                Rule::Independent
+            } else {
+                Rule::Any
+            };
+            let full = guard
+                .full
+                .ok_or_else(|| Failure::bad_input("plan guard needs --full N|RxC"))?;
+            (
+                Box::new(guard_plan_or_fail(full, rule, &guard.refutation)?),
+                &guard.listing,
+            )
+        }
+        (None, Some(n)) => (plan_or_fail(n)?, &args.listing),
+        (None, None) => return Err(Failure::bad_input("plan needs N, or `guard ...`")),
+    };
     if args.estimate {
         return estimate(args, plan.as_ref(), started);
     }
@@ -70,7 +149,11 @@ pub fn run(args: &PlanArgs) -> Result<Status, Failure> {
 }
 
 /// `queens plan N --estimate`: counts the sample and prints the projection.
-fn estimate(args: &PlanArgs, plan: &dyn WorkPlan, started: Instant) -> Result<Status, Failure> {
+fn estimate(
+    args: &PlanListing,
+    plan: &dyn WorkPlan,
+    started: Instant,
+) -> Result<Status, Failure> {
     let plan_seconds = started.elapsed().as_secs_f64();
     let chosen = sample(plan, args.sample);
     let options = solver_options(args.threads, Some(args.time_limit));
@@ -80,6 +163,7 @@ fn estimate(args: &PlanArgs, plan: &dyn WorkPlan, started: Instant) -> Result<St
     let cpu = cpu_seconds().zip(cpu0).map(|(b, a)| b - a);
     let projection = Projection {
         n: plan.n(),
+        job: plan.job(),
         plan_units: plan.unit_count(),
         plan_seconds,
         sample: &chosen,

@@ -6,10 +6,12 @@
 //! `"ledger":{"path","shard","plan_units","resumed","counted","missing":[[first,last],..]}` and,
 //! for an MPI job, `"mpi":{"ranks"}`.
 
-use super::count::{to_json_with, CountAnswer};
+use super::count::{seconds_json, to_json_with, CountAnswer};
+use crate::board::Square;
 use crate::scale::checksum::hex;
 use crate::scale::{
-    missing_shards, plan_checksum, MergeReport, Problem, RunReport, Shard, WorkPlan,
+    job_words, missing_shards, plan_checksum, GuardJob, Job, MergeReport, Problem, RunReport,
+    Shard, WorkPlan,
 };
 use serde::Serialize;
 use std::fmt::Write;
@@ -173,6 +175,15 @@ pub fn merge_text(report: &MergeReport, ledgers: usize) -> String {
                 _ => "inconsistent",
             }
         );
+    }
+    merge_details(report, &mut out);
+    out
+}
+
+/// The lines of a merge after its verdict: what is missing (and which shards), the problems,
+/// the ignored lines and torn last lines.
+fn merge_details(report: &MergeReport, out: &mut String) {
+    if !report.is_complete() {
         if !report.missing.is_empty() {
             let shown = &report.missing[..report.missing.len().min(SHOWN_RANGES)];
             let more = if report.missing.len() > shown.len() {
@@ -205,7 +216,6 @@ pub fn merge_text(report: &MergeReport, ledgers: usize) -> String {
             "note: {file}:{line}: unfinished last line ignored (a run was cut short)"
         );
     }
-    out
 }
 
 #[derive(Serialize)]
@@ -291,9 +301,13 @@ pub fn plan_text(plan: &dyn WorkPlan, shard: Option<Shard>, summary: bool) -> St
         ),
         None => String::new(),
     };
+    let order = match plan.job() {
+        Job::Count => "heaviest first",
+        Job::Guard(_) => "in search order",
+    };
     let mut text = format!(
-        "N = {}: {} units, plan {}, heaviest first{shard_words}\n",
-        plan.n(),
+        "{}: {} units, plan {}, {order}{shard_words}\n",
+        job_words(plan.n(), plan.job()),
         plan.unit_count(),
         hex(plan_checksum(plan))
     );
@@ -316,6 +330,8 @@ struct UnitJson {
 #[derive(Serialize)]
 struct PlanJson {
     n: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    guard: Option<GuardJobJson>,
     units: u64,
     plan: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -340,6 +356,7 @@ pub fn plan_json(plan: &dyn WorkPlan, shard: Option<Shard>, summary: bool) -> St
     });
     let out = PlanJson {
         n: plan.n(),
+        guard: guard_job_json(plan.job()),
         units: plan.unit_count(),
         plan: hex(plan_checksum(plan)),
         shard: shard.map(|s| s.to_string()),
@@ -354,6 +371,8 @@ pub fn plan_json(plan: &dyn WorkPlan, shard: Option<Shard>, summary: bool) -> St
 pub struct Projection<'a> {
     /// Board size.
     pub n: u32,
+    /// What the plan computes.
+    pub job: Job,
     /// Units in the plan.
     pub plan_units: u64,
     /// Seconds taken to make the plan.
@@ -420,9 +439,9 @@ pub fn estimate_text(p: &Projection<'_>) -> String {
         .cpu_seconds
         .map_or("CPU time unknown".to_string(), |c| format!("{c:.2} s CPU"));
     let mut text = format!(
-        "N = {}: {} units (plan made in {:.2} s); sample: shard {} ({} units), {} counted in \
+        "{}: {} units (plan made in {:.2} s); sample: shard {} ({} units), {} counted in \
          {:.2} s wall, {cpu} on {} threads, {:.4}% of the estimated work\n",
-        p.n,
+        job_words(p.n, p.job),
         p.plan_units,
         p.plan_seconds,
         p.sample.shard,
@@ -436,8 +455,12 @@ pub fn estimate_text(p: &Projection<'_>) -> String {
         Some(s) => {
             let _ = writeln!(
                 text,
-                "projected: {} for the whole count ({:.0} s wall on {} such cores)",
+                "projected: {} for the whole {} ({:.0} s wall on {} such cores)",
                 core_time(s),
+                match p.job {
+                    Job::Count => "count",
+                    Job::Guard(_) => "refutation",
+                },
                 s / p.threads.max(1) as f64,
                 p.threads
             );
@@ -463,6 +486,8 @@ pub fn estimate_text(p: &Projection<'_>) -> String {
 #[derive(Serialize)]
 struct ProjectionJson {
     n: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    guard: Option<GuardJobJson>,
     units: u64,
     plan_seconds: f64,
     sample_shard: String,
@@ -481,6 +506,7 @@ pub fn estimate_json(p: &Projection<'_>) -> String {
     let core = p.core_seconds();
     let out = ProjectionJson {
         n: p.n,
+        guard: guard_job_json(p.job),
         units: p.plan_units,
         plan_seconds: p.plan_seconds,
         sample_shard: p.sample.shard.to_string(),
@@ -493,6 +519,267 @@ pub fn estimate_json(p: &Projection<'_>) -> String {
         core_seconds: core,
         core_hours: core.map(|s| s / 3600.0),
     };
+    serde_json::to_string(&out).unwrap_or_default() + "\n"
+}
+
+#[derive(Serialize)]
+struct GuardJobJson {
+    rows: u32,
+    cols: u32,
+    guards: u32,
+    independent: bool,
+    depth: u32,
+}
+
+fn guard_job_json(job: Job) -> Option<GuardJobJson> {
+    match job {
+        Job::Count => None,
+        Job::Guard(g) => Some(GuardJobJson {
+            rows: g.rows,
+            cols: g.cols,
+            guards: g.queens,
+            independent: g.independent,
+            depth: g.depth,
+        }),
+    }
+}
+
+/// What the ledgers of a guard refutation (or of one shard of it) settle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every unit (of the shard, or of the plan) is refuted: no cover with that many queens
+    /// below them. For the whole plan: the number of queens is too few, one more is a proven
+    /// lower bound.
+    Refuted,
+    /// The unit with this id holds a cover with at most that many queens.
+    Cover(u64),
+    /// Units are missing (or records inconsistent) and none found a cover.
+    Open,
+}
+
+impl Verdict {
+    /// The verdict of checked ledgers (a cover counts even when units are missing, as long as
+    /// the records are consistent).
+    pub fn of(report: &MergeReport) -> Verdict {
+        match report.first_hit {
+            Some(id) if report.problems.is_empty() => Verdict::Cover(id),
+            _ if report.is_complete() => Verdict::Refuted,
+            _ => Verdict::Open,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Verdict::Refuted => "refuted",
+            Verdict::Cover(_) => "cover",
+            Verdict::Open => "open",
+        }
+    }
+}
+
+fn squares_text(squares: &[Square]) -> String {
+    squares
+        .iter()
+        .map(|q| format!("[{}, {}]", q.row, q.col))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The verdict line of a guard refutation's run or merge.
+fn guard_verdict_line(m: &MergeReport, job: GuardJob, cover: Option<&[Square]>) -> String {
+    let what = match m.shard {
+        Some(s) => format!("{}, shard {s}", job_words(m.n, Job::Guard(job))),
+        None => job_words(m.n, Job::Guard(job)),
+    };
+    let kind = if job.independent { "independent " } else { "" };
+    match Verdict::of(m) {
+        Verdict::Cover(id) => format!(
+            "{what}: {} {kind}queens can guard the {}x{} board: unit {id} holds the cover {}\n",
+            job.queens,
+            job.rows,
+            job.cols,
+            cover.map_or("(not searched again)".to_string(), squares_text)
+        ),
+        Verdict::Refuted if m.shard.is_some() => format!(
+            "{what}: all its {} of {} units refuted ({} search nodes); total the shards with \
+             `queens merge`\n",
+            m.units_expected, m.plan_units, m.total.unique_x8
+        ),
+        Verdict::Refuted => format!(
+            "{what}: proven: {} {kind}queens cannot guard the {}x{} board (all {} units refuted, \
+             {} search nodes), so at least {} are needed\n",
+            job.queens,
+            job.rows,
+            job.cols,
+            m.plan_units,
+            m.total.unique_x8,
+            job.queens + 1
+        ),
+        Verdict::Open => format!(
+            "{what}: no verdict yet: {} of {} units refuted, {} left (ids {})\n",
+            m.units_present,
+            m.units_expected,
+            missing_units(&m.missing),
+            format_ranges(&m.missing[..m.missing.len().min(20)])
+        ),
+    }
+}
+
+/// A guard refutation's ledger run as text: the verdict, then a line on the ledger and the run.
+pub fn guard_run_text(
+    report: &RunReport,
+    place: &RunPlace<'_>,
+    job: GuardJob,
+    cover: Option<&[Square]>,
+) -> String {
+    let mut text = guard_verdict_line(&report.merged, job, cover);
+    if Verdict::of(&report.merged) == Verdict::Open {
+        text.push_str("run the same command again to go on\n");
+    }
+    let ledger = place
+        .ledger
+        .map_or("no ledger".to_string(), |p| format!("ledger {p}"));
+    let ranks = place
+        .ranks
+        .map_or(String::new(), |r| format!(", {r} MPI ranks"));
+    let _ = writeln!(
+        text,
+        "{ledger}: {} units from earlier runs, {} searched now in {:.2} s{ranks}",
+        report.done_before, report.counted_now, place.seconds
+    );
+    text
+}
+
+#[derive(Serialize)]
+struct GuardRefutationJson<'a> {
+    problem: &'static str,
+    rows: u32,
+    cols: u32,
+    guards: u32,
+    independent: bool,
+    depth: u32,
+    verdict: &'static str,
+    /// For the whole plan refuted: queens + 1.
+    lower_bound: Option<u32>,
+    cover_unit: Option<u64>,
+    cover: Option<Vec<[usize; 2]>>,
+    complete: bool,
+    units: UnitsJson,
+    nodes: u128,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ledger: Option<LedgerJson<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ledgers: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    missing: Option<&'a [(u64, u64)]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    problems: Option<Vec<ProblemJson<'a>>>,
+}
+
+#[derive(Serialize)]
+struct UnitsJson {
+    done: u64,
+    total: u64,
+}
+
+fn guard_refutation<'a>(
+    m: &'a MergeReport,
+    job: GuardJob,
+    cover: Option<&[Square]>,
+) -> GuardRefutationJson<'a> {
+    let verdict = Verdict::of(m);
+    GuardRefutationJson {
+        problem: "guard_refutation",
+        rows: job.rows,
+        cols: job.cols,
+        guards: job.queens,
+        independent: job.independent,
+        depth: job.depth,
+        verdict: verdict.name(),
+        lower_bound: (verdict == Verdict::Refuted && m.shard.is_none()).then_some(job.queens + 1),
+        cover_unit: match verdict {
+            Verdict::Cover(id) => Some(id),
+            _ => None,
+        },
+        cover: cover.map(|c| c.iter().map(|q| [q.row, q.col]).collect()),
+        complete: m.is_complete(),
+        units: UnitsJson {
+            done: m.units_present,
+            total: m.units_expected,
+        },
+        nodes: m.total.unique_x8,
+        ledger: None,
+        ledgers: None,
+        missing: None,
+        problems: None,
+    }
+}
+
+/// A guard refutation's ledger run as one JSON line (no newline): `{"problem":
+/// "guard_refutation","rows","cols","guards","independent","depth","verdict":"refuted"|"cover"|
+/// "open","lower_bound","cover_unit","cover":[[r,c],..],"complete","units":{"done","total"},
+/// "nodes","seconds","threads","ledger":{..}}`.
+pub fn guard_run_json(
+    report: &RunReport,
+    place: &RunPlace<'_>,
+    job: GuardJob,
+    cover: Option<&[Square]>,
+) -> String {
+    let m = &report.merged;
+    let mut out = guard_refutation(m, job, cover);
+    out.ledger = place.ledger.map(|path| LedgerJson {
+        path,
+        shard: m.shard.map(|s| s.to_string()),
+        plan_units: m.plan_units,
+        resumed: report.done_before,
+        counted: report.counted_now,
+        missing: &m.missing,
+    });
+    let mut text = serde_json::to_string(&out).unwrap_or_default();
+    text.pop();
+    let _ = write!(
+        text,
+        ",\"seconds\":{},\"threads\":{}}}",
+        seconds_json(place.seconds),
+        place.threads
+    );
+    text
+}
+
+/// `queens merge` of a guard refutation's ledgers as text.
+pub fn guard_merge_text(
+    report: &MergeReport,
+    ledgers: usize,
+    job: GuardJob,
+    cover: Option<&[Square]>,
+) -> String {
+    let mut out = guard_verdict_line(report, job, cover);
+    let plural = if ledgers == 1 { "" } else { "s" };
+    if report.is_complete() {
+        let _ = writeln!(
+            out,
+            "checked {ledgers} ledger{plural}: all {} units present ({} duplicate records \
+             agree); spec checksums and residues mod 13 and 15 agree",
+            report.plan_units, report.agreeing_duplicates
+        );
+    }
+    merge_details(report, &mut out);
+    out
+}
+
+/// `queens merge` of a guard refutation's ledgers as one JSON line with its newline: the
+/// fields of [`guard_run_json`] without the run's, with `"ledgers"`, `"missing"` and
+/// `"problems"`.
+pub fn guard_merge_json(
+    report: &MergeReport,
+    ledgers: usize,
+    job: GuardJob,
+    cover: Option<&[Square]>,
+) -> String {
+    let mut out = guard_refutation(report, job, cover);
+    out.ledgers = Some(ledgers);
+    out.missing = Some(&report.missing);
+    out.problems = Some(problems_json(&report.problems));
     serde_json::to_string(&out).unwrap_or_default() + "\n"
 }
 

@@ -150,6 +150,20 @@ pub enum GuardError {
         /// The largest side supported.
         max: usize,
     },
+    /// A sharded refutation's cut would give too many units ([`units::RefutationUnits`]).
+    #[error("cutting the search {depth} levels below the root gives too many units (at most {} and depth 6); choose a smaller depth", units::MAX_UNITS)]
+    TooManyUnits {
+        /// The depth asked for.
+        depth: usize,
+    },
+    /// A refutation of more queens than the board has squares.
+    #[error("{queens} queens do not fit on a board of {squares} squares")]
+    TooManyQueens {
+        /// The queens asked for.
+        queens: usize,
+        /// The board's squares.
+        squares: usize,
+    },
     /// `marked` does not have `rows * cols` entries.
     #[error("the mark grid has {found} squares where {rows}x{cols} needs {}", rows * cols)]
     Malformed {
@@ -179,6 +193,8 @@ macro_rules! with_words {
         }
     };
 }
+
+pub mod units;
 
 /// Refuses boards outside 1..=64 x 1..=64 and flag vectors of the wrong length.
 fn check_size(marks: &MarkGrid) -> Result<(), GuardError> {

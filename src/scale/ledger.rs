@@ -8,9 +8,14 @@
 //! `"spec":"<hex>","check":"<hex>"}` (one line)
 //! where `mod13` and `mod15` are the residues of `[solutions, unique_x8]` and `spec` is the
 //! checksum of the specs of units `first..=last` ([`range_checksum`](super::plan::range_checksum)).
+//!
+//! A guard refutation's ledger ([`Job::Guard`]) names its job in the header,
+//! `{"queens_ledger":1,"job":"guard","n":20,"rows":20,"cols":20,"guards":10,"independent":false,`
+//! `"depth":3,"units":..,"plan":..,"check":..}`, and its records carry `"covers"` and `"nodes"`
+//! in place of `"solutions"` and `"unique_x8"` ([`Tallies`]); everything else is the same.
 
 use super::checksum::{checksum_bytes, hex, parse_hex};
-use super::plan::{UnitCount, WorkPlan};
+use super::plan::{GuardJob, Job, Tallies, UnitCount, WorkPlan};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::fmt;
@@ -31,6 +36,8 @@ pub struct Header {
     pub units: u64,
     /// [`WorkPlan::checksum`] of the plan.
     pub plan: u64,
+    /// What the plan's units compute.
+    pub job: Job,
 }
 
 impl Header {
@@ -40,13 +47,20 @@ impl Header {
             n: plan.n(),
             units: plan.unit_count(),
             plan: plan.checksum(),
+            job: plan.job(),
         }
     }
 
     /// Why a ledger with this header does not belong to a count whose header is `expected`
     /// (call it when they differ).
     pub fn mismatch(&self, expected: &Header) -> String {
-        if self.n != expected.n {
+        if self.job != expected.job {
+            format!(
+                "ledger is for {}, not {}",
+                job_words(self.n, self.job),
+                job_words(expected.n, expected.job)
+            )
+        } else if self.n != expected.n {
             format!("ledger is for N = {}, not N = {}", self.n, expected.n)
         } else {
             format!(
@@ -59,6 +73,21 @@ impl Header {
                 hex(expected.plan)
             )
         }
+    }
+}
+
+/// The job of a ledger in words: `N = 12` or `10 guards on 20x20 (depth 3)`.
+pub fn job_words(n: u32, job: Job) -> String {
+    match job {
+        Job::Count => format!("N = {n}"),
+        Job::Guard(g) => format!(
+            "{} {}guards on {}x{} (depth {})",
+            g.queens,
+            if g.independent { "independent " } else { "" },
+            g.rows,
+            g.cols,
+            g.depth
+        ),
     }
 }
 
@@ -77,6 +106,8 @@ pub struct Record {
     pub mod15: [u8; 2],
     /// [`super::range_checksum`] of the specs of units `first..=last`, as written.
     pub spec: u64,
+    /// The names its two numbers were written under (a count's or a guard refutation's).
+    pub tallies: Tallies,
 }
 
 impl Record {
@@ -84,13 +115,14 @@ impl Record {
     /// checksum computed here. Panics if the range is not in the plan.
     pub fn new(plan: &dyn WorkPlan, first: u64, last: u64, count: UnitCount) -> Self {
         let spec = plan.range_checksums(&[(first, last)])[0].expect("a range of the plan");
-        Record::with_spec(first, last, count, spec)
+        Record::with_spec(plan.job().tallies(), first, last, count, spec)
     }
 
     /// The record for units `first..=last` with the given count and spec checksum (residues
-    /// computed here).
-    pub fn with_spec(first: u64, last: u64, count: UnitCount, spec: u64) -> Self {
+    /// computed here), its numbers named as `tallies` says.
+    pub fn with_spec(tallies: Tallies, first: u64, last: u64, count: UnitCount, spec: u64) -> Self {
         Record {
+            tallies,
             first,
             last,
             count,
@@ -123,7 +155,19 @@ pub fn residues(count: UnitCount, modulus: u128) -> [u8; 2] {
 #[serde(deny_unknown_fields)]
 struct HeaderLine {
     queens_ledger: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    job: Option<String>,
     n: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    rows: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    cols: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    guards: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    independent: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    depth: Option<u32>,
     units: u64,
     plan: String,
 }
@@ -133,8 +177,14 @@ struct HeaderLine {
 struct RecordLine {
     first: u64,
     last: u64,
-    solutions: String,
-    unique_x8: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    solutions: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    unique_x8: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    covers: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    nodes: Option<String>,
     mod13: [u8; 2],
     mod15: [u8; 2],
     spec: String,
@@ -153,10 +203,20 @@ fn seal(body: String) -> String {
 
 /// The ledger line (with its newline) for a header.
 pub fn header_line(header: &Header) -> String {
+    let guard = match header.job {
+        Job::Count => None,
+        Job::Guard(g) => Some(g),
+    };
     seal(
         serde_json::to_string(&HeaderLine {
             queens_ledger: LEDGER_VERSION,
+            job: guard.map(|_| "guard".to_string()),
             n: header.n,
+            rows: guard.map(|g| g.rows),
+            cols: guard.map(|g| g.cols),
+            guards: guard.map(|g| g.queens),
+            independent: guard.map(|g| g.independent),
+            depth: guard.map(|g| g.depth),
             units: header.units,
             plan: hex(header.plan),
         })
@@ -166,12 +226,22 @@ pub fn header_line(header: &Header) -> String {
 
 /// The ledger line (with its newline) for a record.
 pub fn record_line(record: &Record) -> String {
+    let (a, b) = (
+        Some(record.count.solutions.to_string()),
+        Some(record.count.unique_x8.to_string()),
+    );
+    let (count, guard) = match record.tallies {
+        Tallies::Count => ((a, b), (None, None)),
+        Tallies::Guard => ((None, None), (a, b)),
+    };
     seal(
         serde_json::to_string(&RecordLine {
             first: record.first,
             last: record.last,
-            solutions: record.count.solutions.to_string(),
-            unique_x8: record.count.unique_x8.to_string(),
+            solutions: count.0,
+            unique_x8: count.1,
+            covers: guard.0,
+            nodes: guard.1,
             mod13: record.mod13,
             mod15: record.mod15,
             spec: hex(record.spec),
@@ -221,10 +291,31 @@ fn parse_header(body: &str) -> Result<Header, String> {
         ));
     }
     let plan = parse_hex(&h.plan).ok_or_else(|| "malformed plan checksum".to_string())?;
+    let job = match (
+        h.job.as_deref(),
+        h.rows,
+        h.cols,
+        h.guards,
+        h.independent,
+        h.depth,
+    ) {
+        (None, None, None, None, None, None) => Job::Count,
+        (Some("guard"), Some(rows), Some(cols), Some(queens), Some(independent), Some(depth)) => {
+            Job::Guard(GuardJob {
+                rows,
+                cols,
+                queens,
+                independent,
+                depth,
+            })
+        }
+        _ => return Err("malformed header: unknown job or job fields missing".to_string()),
+    };
     Ok(Header {
         n: h.n,
         units: h.units,
         plan,
+        job,
     })
 }
 
@@ -237,9 +328,18 @@ fn parse_record(body: &str) -> Result<Record, String> {
         s.parse::<u128>()
             .map_err(|_| format!("{field} '{s}' does not fit 128 bits"))
     };
+    let (tallies, a, b) = match (r.solutions, r.unique_x8, r.covers, r.nodes) {
+        (Some(a), Some(b), None, None) => (Tallies::Count, a, b),
+        (None, None, Some(a), Some(b)) => (Tallies::Guard, a, b),
+        _ => return Err(
+            "malformed record: needs \"solutions\" and \"unique_x8\", or \"covers\" and \"nodes\""
+                .to_string(),
+        ),
+    };
+    let [name_a, name_b] = tallies.names();
     let count = UnitCount {
-        solutions: decimal("solutions", &r.solutions)?,
-        unique_x8: decimal("unique_x8", &r.unique_x8)?,
+        solutions: decimal(name_a, &a)?,
+        unique_x8: decimal(name_b, &b)?,
     };
     let spec = parse_hex(&r.spec).ok_or_else(|| "malformed spec checksum".to_string())?;
     if r.first > r.last {
@@ -252,6 +352,7 @@ fn parse_record(body: &str) -> Result<Record, String> {
         mod13: r.mod13,
         mod15: r.mod15,
         spec,
+        tallies,
     })
 }
 
@@ -315,6 +416,7 @@ pub fn read_contents(bytes: &[u8]) -> LedgerContents {
 pub fn contents_in_memory(plan: &dyn WorkPlan, results: &[(u64, UnitCount)]) -> LedgerContents {
     let ranges: Vec<(u64, u64)> = results.iter().map(|&(id, _)| (id, id)).collect();
     let specs = plan.range_checksums(&ranges);
+    let tallies = plan.job().tallies();
     LedgerContents {
         header: Some((1, Header::for_plan(plan))),
         records: results
@@ -323,7 +425,7 @@ pub fn contents_in_memory(plan: &dyn WorkPlan, results: &[(u64, UnitCount)]) -> 
             .enumerate()
             .map(|(k, (&(id, c), spec))| {
                 let spec = spec.expect("a unit of the plan");
-                (k + 2, Record::with_spec(id, id, c, spec))
+                (k + 2, Record::with_spec(tallies, id, id, c, spec))
             })
             .collect(),
         ..LedgerContents::default()
@@ -341,7 +443,7 @@ pub fn finished_units(plan: &dyn WorkPlan, contents: &LedgerContents) -> HashSet
     let specs = plan.range_checksums(&ranges);
     let mut done = HashSet::new();
     for ((_, rec), spec) in contents.records.iter().zip(specs) {
-        if spec == Some(rec.spec) && rec.residues_agree() {
+        if spec == Some(rec.spec) && rec.residues_agree() && rec.tallies == plan.job().tallies() {
             done.extend(rec.first..=rec.last);
         }
     }
@@ -434,11 +536,13 @@ impl LedgerWriter {
     ) -> Result<(), LedgerError> {
         let ranges: Vec<(u64, u64)> = units.iter().map(|&(id, _)| (id, id)).collect();
         let specs = plan.range_checksums(&ranges);
+        let tallies = plan.job().tallies();
         let lines: String = units
             .iter()
             .zip(specs)
             .map(|(&(id, c), spec)| {
                 record_line(&Record::with_spec(
+                    tallies,
                     id,
                     id,
                     c,

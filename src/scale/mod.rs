@@ -13,6 +13,8 @@
 //!   equal results, residues, spec checksums, headers) and totals them.
 //! - [`checksum`]: the checksums of lines, units and plans.
 //! - [`estimate`]: the cost of a whole count projected from a deterministic sample of units.
+//! - [`guard`]: the same machinery for a guard refutation ("k queens cannot guard this
+//!   board"): a [`GuardPlan`] is a [`WorkPlan`] whose [`Job`] is [`Job::Guard`].
 //! - `mpi` (cargo feature `mpi`): the same run over the ranks of an MPI job.
 //!
 //! Nothing here prints: reports and errors are values, progress goes through [`crate::Options`],
@@ -20,6 +22,7 @@
 
 pub mod checksum;
 pub mod estimate;
+pub mod guard;
 pub mod ledger;
 pub mod merge;
 #[cfg(feature = "mpi")]
@@ -30,15 +33,17 @@ pub mod run;
 pub mod shard;
 
 pub use checksum::{checksum_bytes, checksum_words};
+pub use guard::GuardPlan;
 pub use ledger::{
-    contents_in_memory, finished_units, header_line, open_ledger, parse_line, read_contents,
-    record_line, BadLine, Header, LedgerContents, LedgerError, LedgerWriter, Line, Problem, Record,
-    LEDGER_VERSION,
+    contents_in_memory, finished_units, header_line, job_words, open_ledger, parse_line,
+    read_contents, record_line, BadLine, Header, LedgerContents, LedgerError, LedgerWriter, Line,
+    Problem, Record, LEDGER_VERSION,
 };
 pub use merge::{id_ranges, merge, MergeReport};
 pub use plan::{
-    counter_plan, counter_plan_split, list_checksum, plan_checksum, plan_for, range_checksum,
-    CounterPlan, PlanError, PlannedUnit, UnitCount, UnitSpec, UnitsPlan, WorkPlan, BATCH_UNITS,
+    counter_plan, counter_plan_split, list_checksum, plan_checksum, plan_for, plan_for_job,
+    range_checksum, CounterPlan, GuardJob, Job, PlanError, PlannedUnit, Tallies, UnitCount,
+    UnitSpec, UnitsPlan, WorkPlan, BATCH_UNITS,
 };
 pub use run::{check_ledger, run, shard_size, RunReport};
 pub use shard::{missing_shards, Shard};

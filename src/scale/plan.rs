@@ -46,6 +46,65 @@ impl UnitCount {
     }
 }
 
+/// What a plan's units compute, as its ledger's header names it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Job {
+    /// Counting the N-queens solutions (the header has no `job` field).
+    #[default]
+    Count,
+    /// Refuting "`queens` queens guard the full `rows x cols` board" (`"job":"guard"`).
+    Guard(GuardJob),
+}
+
+/// A sharded guard refutation: the board, the number of queens refuted, the rule and the depth
+/// of the cut ([`crate::guard::units::RefutationUnits`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GuardJob {
+    /// Board rows.
+    pub rows: u32,
+    /// Board columns.
+    pub cols: u32,
+    /// The number of queens refuted.
+    pub queens: u32,
+    /// Whether the queens must not attack one another.
+    pub independent: bool,
+    /// Levels of the search below the root where the units are cut.
+    pub depth: u32,
+}
+
+impl Job {
+    /// The names of the two numbers its records carry.
+    pub fn tallies(self) -> Tallies {
+        match self {
+            Job::Count => Tallies::Count,
+            Job::Guard(_) => Tallies::Guard,
+        }
+    }
+}
+
+/// What the two numbers of a [`UnitCount`] (and of a ledger record) are.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Tallies {
+    /// `solutions` and `unique_x8` of a count.
+    #[default]
+    Count,
+    /// `covers` and `nodes` of a guard refutation: `covers` is 1 for a unit below which a cover
+    /// exists (its search stops at the first) and 0 for a refuted one, `nodes` the search
+    /// nodes it visited. They are kept in [`UnitCount::solutions`] and
+    /// [`UnitCount::unique_x8`].
+    Guard,
+}
+
+impl Tallies {
+    /// The ledger's field names of the two numbers.
+    pub fn names(self) -> [&'static str; 2] {
+        match self {
+            Tallies::Count => ["solutions", "unique_x8"],
+            Tallies::Guard => ["covers", "nodes"],
+        }
+    }
+}
+
 /// A unit as a plan hands it out to be counted: its id and its estimated work (in a measure of
 /// the plan's own, the same for all its units; 1 per unit when the plan has no estimate).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -68,8 +127,12 @@ pub const BATCH_UNITS: usize = 1 << 16;
 /// from [`WorkPlan::range_checksums`], so that a shard of a plan of 10^7 units starts at once
 /// in little memory.
 pub trait WorkPlan: Sync {
-    /// Board size.
+    /// Board size (the rows of a guard board).
     fn n(&self) -> u32;
+    /// What the units compute (a count unless the plan says otherwise).
+    fn job(&self) -> Job {
+        Job::Count
+    }
     /// Number of units; their ids are `0..unit_count()`.
     fn unit_count(&self) -> u64;
     /// The checksum of the whole plan (the ledger header's `plan`): two plans with the same
@@ -256,6 +319,9 @@ pub enum PlanError {
         /// The size given.
         n: u32,
     },
+    /// A guard refutation's units could not be made (the message says why).
+    #[error("{0}")]
+    Guard(String),
 }
 
 /// The work plan that `count --ledger`, `count --shard`, MPI runs, `plan` and `merge` use for
@@ -263,6 +329,17 @@ pub enum PlanError {
 /// one function.
 pub fn plan_for(n: u32) -> Result<Box<dyn WorkPlan>, PlanError> {
     counter_plan(n).ok_or(PlanError::UnsupportedSize { n })
+}
+
+/// The plan of a ledger's job (the header's `n` and `job`): [`plan_for`] for a count, the
+/// [`super::GuardPlan`] of the full board for a guard refutation.
+pub fn plan_for_job(n: u32, job: Job) -> Result<Box<dyn WorkPlan>, PlanError> {
+    match job {
+        Job::Count => plan_for(n),
+        Job::Guard(g) => super::guard::GuardPlan::full(g)
+            .map(|p| Box::new(p) as Box<dyn WorkPlan>)
+            .map_err(|e| PlanError::Guard(e.to_string())),
+    }
 }
 
 /// The plan of the fast counter: the units of [`crate::count::work_units`] in their order (ids
