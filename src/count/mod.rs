@@ -14,6 +14,7 @@
 //! [`WorkUnit`]s with stable ids, scheduled dynamically over the threads by
 //! [`crate::schedule`].
 
+mod join;
 mod kernel;
 mod tail;
 mod units;
@@ -82,7 +83,12 @@ impl Tally {
     /// (its images under the symmetries that move the constellation), and a class of size `m`
     /// meets the unit in `m * unit.orbit / 8` of its members.
     pub fn add(&mut self, unit: &WorkUnit, counts: &UnitCounts) {
-        let orbit = unit.orbit as u128;
+        self.add_orbit(unit.orbit, counts);
+    }
+
+    /// [`Tally::add`] for a unit whose class has `orbit` members.
+    fn add_orbit(&mut self, orbit: u8, counts: &UnitCounts) {
+        let orbit = orbit as u128;
         for (i, &f) in counts.found.iter().enumerate() {
             let class_size = 1u128 << i;
             self.solutions += f as u128 * orbit;
@@ -223,6 +229,9 @@ pub fn count(n: u32, options: &Options) -> Result<Counts, CountError> {
     check_size(n)?;
     let deadline = options.deadline();
     let workers = Workers::new(options.threads);
+    if use_join(n) {
+        return Ok(count_by_join(n, &workers, options, &deadline));
+    }
     let weighted = workers
         .install(|| {
             use rayon::prelude::*;
@@ -247,6 +256,45 @@ pub fn count(n: u32, options: &Options) -> Result<Counts, CountError> {
         units_total: units.len() as u64,
         complete: planned && tally.units == units.len() as u64,
     })
+}
+
+/// Whether [`count`] counts boards of size `n` with the join (see [`join`]).
+fn use_join(n: u32) -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("QUEENS_KERNEL").as_deref() == Ok("join")) && join::applies(n)
+}
+
+/// [`count`] by the join's units.
+fn count_by_join(n: u32, workers: &Workers, options: &Options, deadline: &Deadline) -> Counts {
+    let units = join::join_units(n);
+    let mut tally = Tally::default();
+    let mut progress = WorkProgress {
+        done: 0,
+        total: units.len() as u64,
+        done_work: 0.0,
+        total_work: units.len() as f64,
+    };
+    let finished = workers.run(&units, options, deadline, join::count_join_unit, |batch| {
+        for (i, counts) in batch {
+            tally.add_orbit(units[i].orbit, &counts);
+            progress.done += 1;
+            progress.done_work += 1.0;
+        }
+        options.report_work(progress);
+        Ok::<(), Infallible>(())
+    });
+    if let Err(never) = finished {
+        match never {}
+    }
+    Counts {
+        n,
+        solutions: tally.solutions,
+        unique: tally.unique(),
+        classes_by_size: tally.classes(),
+        units_done: tally.units,
+        units_total: units.len() as u64,
+        complete: tally.units == units.len() as u64,
+    }
 }
 
 #[cfg(test)]
