@@ -24,7 +24,10 @@
 use super::kernel::stabilizer_order;
 use super::UnitCounts;
 use crate::cpu::{has_v3, has_v4, Level};
-use crate::Deadline;
+use crate::options::WorkProgress;
+use crate::schedule::Workers;
+use crate::{Deadline, Options};
+use std::convert::Infallible;
 
 /// No middle queen (even `n`).
 const NO_MIDDLE: u8 = u8::MAX;
@@ -67,7 +70,7 @@ fn images(n: u32, upper: u32, middle: u8) -> [(u32, u8); 4] {
 
 /// Whether the join counts boards of size `n` (it needs at least two rows in each half).
 pub(crate) fn applies(n: u32) -> bool {
-    (4..=32).contains(&n)
+    (4..=MAX_JOIN_N).contains(&n)
 }
 
 /// One unit per class, in increasing order of `(middle, upper)`.
@@ -122,56 +125,170 @@ fn deposit(mut x: u32, mut mask: u32) -> u32 {
     out
 }
 
-/// The search of one half: rows `first`, `first + step`, ... (`rows` of them), each queen on
-/// a column of `allowed` not attacked by the queens above it in this half nor by `fixed[row]`.
-struct HalfSearch<'a> {
-    n: u32,
-    full: u32,
-    allowed: u32,
-    fixed: &'a [u32; 32],
-    first: u32,
-    rows: u32,
-    down: bool,
-    /// Shift the masks once more after the last row (to the meeting row), or key them at
-    /// the last row itself (its queen included).
-    shift_last: bool,
+/// The upper halves of one context (a middle queen or none) whose column sets meet the batch
+/// columns `mask` in `part`, grouped by column set. Each half is stored as one word `w`: the
+/// columns at which its two kinds of diagonals cross the last upper row (its queen included)
+/// for even `n`, or the middle row for odd `n`, `n` bits each; see [`upper_key`] and
+/// [`lower_key`].
+struct Table {
+    /// `offsets[s]..offsets[s + 1]`: the words of column set `s` (an index over all sets).
+    offsets: Vec<u32>,
+    words: Vec<u64>,
 }
 
-impl HalfSearch<'_> {
-    /// Appends the key of every placement to `out`.
+impl Table {
+    fn of(&self, cols: u32) -> &[u64] {
+        let c = cols as usize;
+        &self.words[self.offsets[c] as usize..self.offsets[c + 1] as usize]
+    }
+}
+
+/// The walk over the upper rows `0..h` of one context, each queen on a column outside
+/// `forbidden`, not attacked by those above nor by `fixed[row]`; `leaf` hears the column set
+/// and word of every placement whose columns meet `mask` in exactly `part`.
+struct Upper<'a> {
+    n: u32,
+    h: u32,
+    full: u32,
+    fixed: &'a [u32; 32],
+    forbidden: u32,
+    mask: u32,
+    part: u32,
+    odd: bool,
+}
+
+impl Upper<'_> {
+    /// The free columns of `row` below the queens `cols`, `a`, `b` (none when the columns
+    /// of the batch part can no longer all be taken).
     #[inline(always)]
-    fn keys(&self, out: &mut Vec<u64>) {
-        self.go(0, 0, 0, 0, out);
+    fn free(&self, row: usize, cols: u32, a: u32, b: u32) -> u32 {
+        if self.part != 0 && (self.part & !cols).count_ones() > self.h - row as u32 {
+            return 0;
+        }
+        !(cols | a | b | self.fixed[row] | self.forbidden) & self.full
     }
 
+    /// Calls `leaf` on every placement (a depth-first walk with an explicit stack, so that it
+    /// inlines into the copies compiled per instruction-set level).
     #[inline(always)]
-    fn go(&self, level: u32, cols: u32, a: u32, b: u32, out: &mut Vec<u64>) {
-        let row = if self.down {
-            self.first + level
-        } else {
-            self.first - level
-        };
-        let mut free =
-            self.allowed & !(cols | a | b | self.fixed[row as usize]) & self.full;
-        let last = level + 1 == self.rows;
-        while free != 0 {
-            let bit = free & free.wrapping_neg();
-            free ^= bit;
-            let (na, nb) = (a | bit, b | bit);
-            let (na, nb) = if last && !self.shift_last {
-                (na, nb)
-            } else if self.down {
-                (na >> 1, (nb << 1) & self.full)
-            } else {
-                ((na << 1) & self.full, nb >> 1)
-            };
-            if last {
-                out.push(na as u64 | (nb as u64) << self.n);
-            } else {
-                self.go(level + 1, cols | bit, na, nb, out);
+    fn walk(&self, leaf: &mut impl FnMut(u32, u64)) {
+        let last = self.h as usize - 1;
+        let mut stack = [(0u32, 0u32, 0u32, 0u32); 16];
+        let (mut cols, mut a, mut b) = (0u32, 0u32, 0u32);
+        let mut row = 0usize;
+        let mut free = self.free(0, cols, a, b);
+        loop {
+            if row == last {
+                while free != 0 {
+                    let bit = free & free.wrapping_neg();
+                    free ^= bit;
+                    if (cols | bit) & self.mask == self.part {
+                        let (na, nb) = (a | bit, b | bit);
+                        let (na, nb) = if self.odd {
+                            (na >> 1, (nb << 1) & self.full)
+                        } else {
+                            (na, nb)
+                        };
+                        leaf(cols | bit, na as u64 | (nb as u64) << self.n);
+                    }
+                }
+            } else if free != 0 {
+                let bit = free & free.wrapping_neg();
+                free ^= bit;
+                stack[row & 15] = (free, cols, a, b);
+                cols |= bit;
+                a = (a | bit) >> 1;
+                b = ((b | bit) << 1) & self.full;
+                row += 1;
+                free = self.free(row, cols, a, b);
+                continue;
             }
+            if row == 0 {
+                break;
+            }
+            row -= 1;
+            (free, cols, a, b) = stack[row & 15];
         }
     }
+}
+
+/// Adds the number of halves of each column set to `counts`.
+#[inline(always)]
+fn count_halves_with(walk: &Upper, counts: &mut [u32]) {
+    walk.walk(&mut |cols, _| counts[cols as usize] += 1);
+}
+
+/// Writes each half's word at `cursor[cols]` in `words`, advancing the cursor.
+#[inline(always)]
+fn fill_halves_with(walk: &Upper, cursor: &mut [u32], words: &mut [u64]) {
+    walk.walk(&mut |cols, w| {
+        let c = &mut cursor[cols as usize];
+        words[*c as usize] = w;
+        *c += 1;
+    });
+}
+
+/// Defines `$name`, calling `$with` compiled for the best level the CPU has.
+macro_rules! dispatched {
+    ($name:ident, $with:ident, $v3:ident, $v4:ident, ($($arg:ident: $ty:ty),*)) => {
+        fn $name(level: Level, $($arg: $ty),*) {
+            #[cfg(target_arch = "x86_64")]
+            {
+                if level == Level::V4 && has_v4() {
+                    #[allow(unsafe_code)]
+                    // SAFETY: the CPU has every feature the copy is compiled with (has_v4 was
+                    // just checked at run time).
+                    return unsafe { $v4($($arg),*) };
+                }
+                if level >= Level::V3 && has_v3() {
+                    #[allow(unsafe_code)]
+                    // SAFETY: as above, with has_v3.
+                    return unsafe { $v3($($arg),*) };
+                }
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            let _ = level;
+            $with($($arg),*)
+        }
+
+        /// The x86-64-v3 copy: to be called only where the CPU has its features.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt,fma")]
+        fn $v3($($arg: $ty),*) {
+            $with($($arg),*)
+        }
+
+        /// The x86-64-v4 copy: to be called only where the CPU has its features.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(
+            enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt,fma,avx512f,avx512vl,avx512bw,avx512dq,avx512cd,avx512vpopcntdq"
+        )]
+        fn $v4($($arg: $ty),*) {
+            $with($($arg),*)
+        }
+    };
+}
+
+dispatched!(count_halves, count_halves_with, count_halves_v3, count_halves_v4, (walk: &Upper, counts: &mut [u32]));
+dispatched!(fill_halves, fill_halves_with, fill_halves_v3, fill_halves_v4, (walk: &Upper, cursor: &mut [u32], words: &mut [u64]));
+
+/// The key of an upper half at the meeting row (`r + c` diagonals in the low `n` bits,
+/// `c - r` ones above them).
+#[inline(always)]
+fn upper_key(n: u32, full: u32, odd: bool, w: u64) -> u64 {
+    if odd {
+        return w;
+    }
+    let (a, b) = (w as u32 & full, (w >> n) as u32);
+    ((a >> 1) as u64) | (((b << 1) & full) as u64) << n
+}
+
+/// The key, at the meeting row, of the lower half that is the mirror image (across the
+/// middle row) of the upper half with word `w`: the mirror swaps the two kinds of diagonal.
+#[inline(always)]
+fn lower_key(n: u32, full: u32, w: u64) -> u64 {
+    let (a, b) = (w as u32 & full, (w >> n) as u32);
+    b as u64 | (a as u64) << n
 }
 
 /// Patterns per block of the matcher (one 512-bit set per table entry).
@@ -183,56 +300,66 @@ const CHUNK: u32 = 4;
 
 type Set = [u64; LANES];
 
-/// The number of pairs (a, b), a in `items`, b in `patterns`, with `a & b == 0`; keys have
-/// at most `bits` bits.
+/// The number of pairs (a, b), a in `items`, b in `patterns`, with `a & b == 0`, by a plain
+/// loop.
 #[inline(always)]
-fn disjoint_pairs(items: &[u64], patterns: &[u64], bits: u32, tables: &mut Vec<[Set; 16]>) -> u64 {
-    if items.is_empty() || patterns.is_empty() {
-        return 0;
-    }
-    if patterns.len() < 64 || items.len() < 16 {
-        let mut total = 0u64;
-        for &b in items {
-            let mut here = 0u32;
-            for &a in patterns {
-                here += (a & b == 0) as u32;
-            }
-            total += here as u64;
+fn disjoint_pairs_plain(items: &[u64], patterns: &[u64]) -> u64 {
+    let mut total = 0u64;
+    for &b in items {
+        let mut here = 0u32;
+        for &a in patterns {
+            here += (a & b == 0) as u32;
         }
-        return total;
+        total += here as u64;
     }
+    total
+}
+
+/// Sets the tables of the bit-sliced matcher for `patterns` (keys of at most `bits` bits):
+/// per block of [`BLOCK`] patterns, `chunks` tables of 16 sets, table `ch` entry `v` holding
+/// the members that have none of the bits `v << (CHUNK * ch)`.
+#[inline(always)]
+fn build_tables(patterns: &[u64], bits: u32, tables: &mut Vec<[Set; 16]>) {
     let chunks = bits.div_ceil(CHUNK) as usize;
     tables.clear();
-    tables.resize(chunks, [[0; LANES]; 16]);
-    let mut total = 0u64;
     for block in patterns.chunks(BLOCK) {
-        // by_bit[b]: members of the block without key bit b.
-        let mut by_bit = [[0u64; LANES]; 64];
-        let mut present = [0u64; LANES];
+        let base = tables.len();
+        tables.resize(base + chunks, [[0u64; LANES]; 16]);
+        let block_tables = &mut tables[base..];
+        // First entry `q` of table `ch`: the members whose bits at chunk `ch` are exactly `q`.
         for (i, &p) in block.iter().enumerate() {
-            present[i / 64] |= 1 << (i % 64);
-            let mut absent = !p & (u64::MAX >> (64 - bits));
-            while absent != 0 {
-                let b = absent.trailing_zeros() as usize;
-                absent &= absent - 1;
-                by_bit[b][i / 64] |= 1 << (i % 64);
+            let (word, bit) = (i / 64, 1u64 << (i % 64));
+            for (ch, table) in block_tables.iter_mut().enumerate() {
+                table[(p >> (ch as u32 * CHUNK) & 15) as usize][word] |= bit;
             }
         }
-        for (ch, table) in tables.iter_mut().enumerate() {
-            table[0] = if ch == 0 { present } else { [u64::MAX; LANES] };
-            for v in 1..16usize {
-                let low = v.trailing_zeros() as usize;
-                let b = ch * CHUNK as usize + low;
-                let prev = table[v & (v - 1)];
-                let with = if b < 64 { by_bit[b] } else { [0; LANES] };
-                for w in 0..LANES {
-                    table[v][w] = prev[w] & with[w];
+        // Then entry `v` = the members whose bits there are a subset of the complement of
+        // `v` (a sum over subsets, bit by bit), which meet no bit of `v`.
+        for table in block_tables.iter_mut() {
+            for b in 0..CHUNK as usize {
+                for v in 0..16usize {
+                    if v >> b & 1 == 1 {
+                        let low = table[v ^ (1 << b)];
+                        for w in 0..LANES {
+                            table[v][w] |= low[w];
+                        }
+                    }
                 }
             }
+            table.reverse();
         }
+    }
+}
+
+/// The pairs of `items` with the patterns whose tables [`build_tables`] made.
+#[inline(always)]
+fn count_with_tables(items: &[u64], bits: u32, tables: &[[Set; 16]]) -> u64 {
+    let chunks = bits.div_ceil(CHUNK) as usize;
+    let mut total = 0u64;
+    for block in tables.chunks(chunks) {
         for &x in items {
-            let mut acc = tables[0][(x & 15) as usize];
-            for (ch, table) in tables.iter().enumerate().skip(1) {
+            let mut acc = block[0][(x & 15) as usize];
+            for (ch, table) in block.iter().enumerate().skip(1) {
                 let t = &table[(x >> (ch as u32 * CHUNK) & 15) as usize];
                 for w in 0..LANES {
                     acc[w] &= t[w];
@@ -248,98 +375,185 @@ fn disjoint_pairs(items: &[u64], patterns: &[u64], bits: u32, tables: &mut Vec<[
     total
 }
 
+/// The pairs of `items` and `patterns` by the matcher, without sieving.
+#[inline(always)]
+fn match_group(items: &[u64], patterns: &[u64], bits: u32, tables: &mut Vec<[Set; 16]>) -> u64 {
+    if items.is_empty() || patterns.is_empty() {
+        return 0;
+    }
+    if patterns.len() < 64 || items.len() < 16 {
+        return disjoint_pairs_plain(items, patterns);
+    }
+    build_tables(patterns, bits, tables);
+    count_with_tables(items, bits, tables)
+}
+
+/// The bits of `x` at `cut` (at most [`MAX_CUT`] positions), packed low.
+#[inline(always)]
+fn cut_code(x: u64, cut: &[u32]) -> usize {
+    let mut code = 0;
+    for (i, &b) in cut.iter().enumerate() {
+        code |= ((x >> b & 1) as usize) << i;
+    }
+    code
+}
+
+/// Most key bits a sieve splits by.
+const MAX_CUT: usize = 4;
+
+/// The number of pairs (a, b), a in `items`, b in `patterns`, with `a & b == 0`; keys have
+/// at most `bits` bits. Large groups are first sieved: both sides are split by the values of
+/// a few key bits (the ones that rule out the most pairs), and only parts that can match
+/// (no cut bit in both) are compared.
+#[inline(always)]
+fn disjoint_pairs(items: &[u64], patterns: &[u64], bits: u32, scratch: &mut Scratch) -> u64 {
+    let k = match patterns.len() / 1024 {
+        0 => 0,
+        q => (q.ilog2() as usize + 1).min(MAX_CUT),
+    };
+    if k == 0 || items.len() < 64 {
+        return match_group(items, patterns, bits, &mut scratch.tables);
+    }
+    // The cut: the k bits that rule out the largest share of the pairs.
+    let mut in_items = [0u32; 64];
+    let mut in_patterns = [0u32; 64];
+    // From a sample of each side (any cut gives the same count).
+    for &x in items.iter().step_by((items.len() / 128).max(1)) {
+        let mut x = x;
+        while x != 0 {
+            in_items[x.trailing_zeros() as usize] += 1;
+            x &= x - 1;
+        }
+    }
+    for &x in patterns.iter().step_by((patterns.len() / 128).max(1)) {
+        let mut x = x;
+        while x != 0 {
+            in_patterns[x.trailing_zeros() as usize] += 1;
+            x &= x - 1;
+        }
+    }
+    let mut by_score: Vec<(u64, u32)> = (0..bits)
+        .map(|b| (in_items[b as usize] as u64 * in_patterns[b as usize] as u64, b))
+        .collect();
+    by_score.sort_unstable_by(|a, b| b.cmp(a));
+    let cut: Vec<u32> = by_score[..k].iter().map(|&(_, b)| b).collect();
+    let parts = 1usize << k;
+    // Counting sorts of both sides by their code.
+    let split = |keys: &[u64], out: &mut Vec<u64>, starts: &mut [usize; 1 << MAX_CUT | 1]| {
+        let mut sizes = [0usize; 1 << MAX_CUT];
+        for &x in keys {
+            sizes[cut_code(x, &cut)] += 1;
+        }
+        let mut sum = 0;
+        for c in 0..parts {
+            starts[c] = sum;
+            sum += sizes[c];
+        }
+        starts[parts] = sum;
+        let mut cursor = *starts;
+        out.clear();
+        out.resize(keys.len(), 0);
+        for &x in keys {
+            let c = cut_code(x, &cut);
+            out[cursor[c]] = x;
+            cursor[c] += 1;
+        }
+    };
+    let mut item_starts = [0usize; 1 << MAX_CUT | 1];
+    let mut pattern_starts = [0usize; 1 << MAX_CUT | 1];
+    let mut sorted_items = std::mem::take(&mut scratch.sorted_items);
+    let mut sorted_patterns = std::mem::take(&mut scratch.sorted_patterns);
+    split(items, &mut sorted_items, &mut item_starts);
+    split(patterns, &mut sorted_patterns, &mut pattern_starts);
+    let mut total = 0;
+    let mut gathered = std::mem::take(&mut scratch.gathered);
+    for y in 0..parts {
+        let group = &sorted_patterns[pattern_starts[y]..pattern_starts[y + 1]];
+        if group.is_empty() {
+            continue;
+        }
+        // The items that can meet this part: codes without a bit of y.
+        gathered.clear();
+        for z in 0..parts {
+            if z & y == 0 {
+                gathered.extend_from_slice(&sorted_items[item_starts[z]..item_starts[z + 1]]);
+            }
+        }
+        total += match_group(&gathered, group, bits, &mut scratch.tables);
+    }
+    scratch.sorted_items = sorted_items;
+    scratch.sorted_patterns = sorted_patterns;
+    scratch.gathered = gathered;
+    total
+}
+
 /// Buffers reused between units on one thread.
 #[derive(Default)]
 struct Scratch {
     upper: Vec<u64>,
     lower: Vec<u64>,
     tables: Vec<[Set; 16]>,
+    sorted_items: Vec<u64>,
+    sorted_patterns: Vec<u64>,
+    gathered: Vec<u64>,
 }
 
-/// The number of solutions of `unit`, all of them (the join).
+/// The number of solutions of `unit`, all of them: its upper halves from `upper`, its lower
+/// halves (mirror images of upper halves on the other columns) from `lower`.
 #[inline(always)]
-fn total_of(unit: &JoinUnit, scratch: &mut Scratch) -> u64 {
+fn total_of(unit: &JoinUnit, upper: &Table, lower: &Table, scratch: &mut Scratch) -> u64 {
     let n = unit.n as u32;
-    let h = n / 2;
     let full = u32::MAX >> (32 - n);
-    let mut fixed = [0u32; 32];
-    let mut mid_bit = 0;
-    if unit.middle != NO_MIDDLE {
-        let c = unit.middle as i32;
-        mid_bit = 1u32 << c;
-        for (r, f) in fixed.iter_mut().enumerate().take(n as usize) {
-            let d = r as i32 - h as i32;
-            for col in [c - d, c + d] {
-                if (0..n as i32).contains(&col) {
-                    *f |= 1 << col;
-                }
-            }
-        }
-    }
-    let lower_cols = full & !unit.upper & !mid_bit;
     let odd = n % 2 == 1;
-    scratch.upper.clear();
-    scratch.lower.clear();
-    HalfSearch {
-        n,
-        full,
-        allowed: unit.upper,
-        fixed: &fixed,
-        first: 0,
-        rows: h,
-        down: true,
-        shift_last: true,
-    }
-    .keys(&mut scratch.upper);
-    if scratch.upper.is_empty() {
+    let mid_bit = if unit.middle == NO_MIDDLE { 0 } else { 1u32 << unit.middle };
+    let ups = upper.of(unit.upper);
+    let lows = lower.of(full & !unit.upper & !mid_bit);
+    if ups.is_empty() || lows.is_empty() {
         return 0;
     }
-    HalfSearch {
-        n,
-        full,
-        allowed: lower_cols,
-        fixed: &fixed,
-        first: n - 1,
-        rows: n - h - odd as u32,
-        down: false,
-        shift_last: odd,
-    }
-    .keys(&mut scratch.lower);
-    let (items, patterns) = if scratch.upper.len() <= scratch.lower.len() {
-        (&scratch.upper, &scratch.lower)
+    scratch.upper.clear();
+    scratch.upper.extend(ups.iter().map(|&w| upper_key(n, full, odd, w)));
+    scratch.lower.clear();
+    scratch.lower.extend(lows.iter().map(|&w| lower_key(n, full, w)));
+    let mut upper = std::mem::take(&mut scratch.upper);
+    let mut lower = std::mem::take(&mut scratch.lower);
+    let total = if upper.len() <= lower.len() {
+        disjoint_pairs(&upper, &lower, 2 * n, scratch)
     } else {
-        (&scratch.lower, &scratch.upper)
+        disjoint_pairs(&lower, &upper, 2 * n, scratch)
     };
-    disjoint_pairs(items, patterns, 2 * n, &mut scratch.tables)
+    std::mem::swap(&mut scratch.upper, &mut upper);
+    std::mem::swap(&mut scratch.lower, &mut lower);
+    total
 }
 
 /// [`total_of`] compiled for `level` (or the best level below it the CPU has).
-fn total_at(level: Level, unit: &JoinUnit, scratch: &mut Scratch) -> u64 {
+fn total_at(level: Level, unit: &JoinUnit, upper: &Table, lower: &Table, scratch: &mut Scratch) -> u64 {
     #[cfg(target_arch = "x86_64")]
     {
         if level == Level::V4 && has_v4() {
             #[allow(unsafe_code)]
             // SAFETY: the CPU has every feature `total_v4` is compiled with (has_v4 was just
             // checked at run time).
-            return unsafe { total_v4(unit, scratch) };
+            return unsafe { total_v4(unit, upper, lower, scratch) };
         }
         if level >= Level::V3 && has_v3() {
             #[allow(unsafe_code)]
             // SAFETY: the CPU has every feature `total_v3` is compiled with (has_v3 was just
             // checked at run time).
-            return unsafe { total_v3(unit, scratch) };
+            return unsafe { total_v3(unit, upper, lower, scratch) };
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = level;
-    total_of(unit, scratch)
+    total_of(unit, upper, lower, scratch)
 }
 
 /// [`total_of`] for x86-64-v3: to be called only where the CPU has its features.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt,fma")]
-fn total_v3(unit: &JoinUnit, scratch: &mut Scratch) -> u64 {
-    total_of(unit, scratch)
+fn total_v3(unit: &JoinUnit, upper: &Table, lower: &Table, scratch: &mut Scratch) -> u64 {
+    total_of(unit, upper, lower, scratch)
 }
 
 /// [`total_of`] for x86-64-v4 with VPOPCNTDQ: to be called only where the CPU has them.
@@ -347,8 +561,8 @@ fn total_v3(unit: &JoinUnit, scratch: &mut Scratch) -> u64 {
 #[target_feature(
     enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt,fma,avx512f,avx512vl,avx512bw,avx512dq,avx512cd,avx512vpopcntdq"
 )]
-fn total_v4(unit: &JoinUnit, scratch: &mut Scratch) -> u64 {
-    total_of(unit, scratch)
+fn total_v4(unit: &JoinUnit, upper: &Table, lower: &Table, scratch: &mut Scratch) -> u64 {
+    total_of(unit, upper, lower, scratch)
 }
 
 /// Whether the half turn maps the unit onto itself (only then can it hold solutions that the
@@ -383,24 +597,29 @@ fn classify_symmetric(unit: &JoinUnit, counts: &mut UnitCounts) -> u64 {
             for i in 0..h {
                 board[n - 1 - i] = (n - 1) as u8 - board[i];
             }
-            let ok = (0..n).all(|i| {
-                (i + 1..n).all(|j| {
-                    let (a, b) = (board[i] as i32, board[j] as i32);
-                    a != b && (a - b).abs() != (j - i) as i32
-                })
-            });
-            if ok {
-                *found += 1;
-                let class = 8 / stabilizer_order(n, board);
-                counts.found[class.trailing_zeros() as usize] += 1;
-            }
+            *found += 1;
+            let class = 8 / stabilizer_order(n, board);
+            counts.found[class.trailing_zeros() as usize] += 1;
             return;
         }
+        let attacks = |(r1, c1): (i32, i32), (r2, c2): (i32, i32)| {
+            c1 == c2 || (c1 - c2).abs() == (r1 - r2).abs()
+        };
+        let m = n as i32 - 1;
         let mut free = upper;
         while free != 0 {
-            let c = free.trailing_zeros();
+            let c = free.trailing_zeros() as i32;
             free &= free - 1;
-            if (0..r).any(|i| board[i] as u32 == c || (board[i] as i32 - c as i32).abs() == (r - i) as i32) {
+            let q = (r as i32, c);
+            let image = (m - r as i32, m - c);
+            // Against the queens above, their images, the middle queen and its own image
+            // (a clash between two images is one between the queens they come from).
+            let clash = (0..r).any(|i| {
+                let p = (i as i32, board[i] as i32);
+                attacks(q, p) || attacks(q, (m - p.0, m - p.1))
+            }) || (n % 2 == 1 && attacks(q, (h as i32, board[h] as i32)))
+                || attacks(q, image);
+            if clash {
                 continue;
             }
             board[r] = c as u8;
@@ -412,9 +631,15 @@ fn classify_symmetric(unit: &JoinUnit, counts: &mut UnitCounts) -> u64 {
 }
 
 /// Counts one unit's solutions by the size of their class.
-fn count_unit_with(level: Level, unit: &JoinUnit, scratch: &mut Scratch) -> UnitCounts {
+fn count_unit_with(
+    level: Level,
+    unit: &JoinUnit,
+    upper: &Table,
+    lower: &Table,
+    scratch: &mut Scratch,
+) -> UnitCounts {
     let mut counts = UnitCounts::default();
-    let total = total_at(level, unit, scratch);
+    let total = total_at(level, unit, upper, lower, scratch);
     let symmetric = if half_turn_fixed(unit) {
         classify_symmetric(unit, &mut counts)
     } else {
@@ -428,11 +653,189 @@ thread_local! {
     static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
 
-/// Counts one unit's solutions by the size of their class (`None` if the deadline passed
-/// before it started).
-pub(crate) fn count_join_unit(unit: &JoinUnit, deadline: &Deadline) -> Option<UnitCounts> {
-    if deadline.reached() {
-        return None;
+/// The default memory for the half tables of one batch, in MiB (`QUEENS_JOIN_MIB` sets it).
+pub(crate) const DEFAULT_TABLE_MIB: u64 = 2048;
+
+/// The memory budget of one batch's half tables, in bytes.
+fn table_budget() -> u64 {
+    let mib = std::env::var("QUEENS_JOIN_MIB")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|&m| m > 0)
+        .unwrap_or(DEFAULT_TABLE_MIB);
+    mib << 20
+}
+
+/// The largest board the join counts (its tables are indexed by column set).
+pub(crate) const MAX_JOIN_N: u32 = 21;
+
+/// Counts every unit of the join for board size `n` (`applies(n)`), calling `on_done` with
+/// each finished unit on the calling thread. Returns the number of units counted and in all.
+/// The units are counted context by context (middle queen) and, within one, batch by batch:
+/// a batch is the units whose column sets meet a fixed set `M` of central columns in `P` or
+/// in its complement `M \ P`, and its tables hold only the halves it needs, so memory stays
+/// under [`table_budget`] whatever `n` (the smallest `M` that fits is chosen from exact
+/// counts of the halves).
+pub(crate) fn count_all(
+    n: u32,
+    workers: &Workers,
+    options: &Options,
+    deadline: &Deadline,
+    mut on_done: impl FnMut(&JoinUnit, &UnitCounts),
+) -> (u64, u64) {
+    let units = join_units(n);
+    let total_units = units.len() as u64;
+    let mut done = 0u64;
+    let level = Level::current();
+    let h = n / 2;
+    let full = u32::MAX >> (32 - n);
+    let odd = n % 2 == 1;
+    let budget = table_budget();
+    let mut progress = WorkProgress {
+        done: 0,
+        total: total_units,
+        done_work: 0.0,
+        total_work: total_units as f64,
+    };
+    let mut rest: &[JoinUnit] = &units;
+    while let Some(first) = rest.first() {
+        let middle = first.middle;
+        let here = rest.iter().take_while(|u| u.middle == middle).count();
+        let (context, later) = rest.split_at(here);
+        rest = later;
+        let mid_bit = if middle == NO_MIDDLE { 0 } else { 1u32 << middle };
+        let mut fixed = [0u32; 32];
+        if middle != NO_MIDDLE {
+            let c = middle as i32;
+            for (r, f) in fixed.iter_mut().enumerate().take(n as usize) {
+                let d = r as i32 - h as i32;
+                for col in [c - d, c + d] {
+                    if (0..n as i32).contains(&col) {
+                        *f |= 1 << col;
+                    }
+                }
+            }
+        }
+        let walk = |forbidden: u32, mask: u32, part: u32| Upper {
+            n,
+            h,
+            full,
+            fixed: &fixed,
+            forbidden: forbidden | mid_bit,
+            mask,
+            part,
+            odd,
+        };
+        if deadline.reached() {
+            break;
+        }
+        // Exact counts of the halves by column set.
+        let mut counts = vec![0u32; 1 << n];
+        count_halves(level, &walk(0, 0, 0), &mut counts);
+        let batch_cols = choose_batch_columns(n, middle, &counts, budget);
+        let m = batch_cols.count_ones();
+        for p in 0..1u32 << m {
+            let part = deposit(p, batch_cols);
+            let other = batch_cols & !part;
+            if other < part || deadline.reached() {
+                continue;
+            }
+            let members: Vec<JoinUnit> = context
+                .iter()
+                .filter(|u| u.upper & batch_cols == part || u.upper & batch_cols == other)
+                .copied()
+                .collect();
+            if members.is_empty() {
+                continue;
+            }
+            let build = |part: u32| {
+                let mut offsets = vec![0u32; (1 << n) + 1];
+                let mut sum = 0u32;
+                for (s, &c) in counts.iter().enumerate() {
+                    offsets[s] = sum;
+                    if s as u32 & batch_cols == part {
+                        sum += c;
+                    }
+                }
+                offsets[1 << n] = sum;
+                let mut cursor = offsets.clone();
+                let mut words = vec![0u64; sum as usize];
+                fill_halves(level, &walk(batch_cols & !part, batch_cols, part), &mut cursor, &mut words);
+                Table { offsets, words }
+            };
+            let table_p = build(part);
+            let table_o = if other == part { None } else { Some(build(other)) };
+            let table_o = table_o.as_ref().unwrap_or(&table_p);
+            let count_one = |u: &JoinUnit, d: &Deadline| {
+                if d.reached() {
+                    return None;
+                }
+                let (up, low) = if u.upper & batch_cols == part {
+                    (&table_p, table_o)
+                } else {
+                    (table_o, &table_p)
+                };
+                Some(SCRATCH.with(|s| count_unit_with(level, u, up, low, &mut s.borrow_mut())))
+            };
+            let finished = workers.run(&members, options, deadline, count_one, |batch| {
+                for (i, c) in batch {
+                    on_done(&members[i], &c);
+                    done += 1;
+                    progress.done += 1;
+                    progress.done_work += 1.0;
+                }
+                options.report_work(progress);
+                Ok::<(), Infallible>(())
+            });
+            if let Err(never) = finished {
+                match never {}
+            }
+        }
     }
-    Some(SCRATCH.with(|s| count_unit_with(Level::current(), unit, &mut s.borrow_mut())))
+    (done, total_units)
+}
+
+/// The batch columns for one context: the fewest central columns (the middle one left out)
+/// such that every batch's two tables fit in `budget` bytes.
+fn choose_batch_columns(n: u32, middle: u8, counts: &[u32], budget: u64) -> u32 {
+    let mid_bit = if middle == NO_MIDDLE { 0 } else { 1u32 << middle };
+    // Columns from the centre outwards.
+    let mut order: Vec<u32> = (0..n).filter(|&c| mid_bit >> c & 1 == 0).collect();
+    order.sort_by_key(|&c| ((2 * c as i32 - (n as i32 - 1)).abs(), c));
+    let mut mask = 0u32;
+    for &next in std::iter::once(&u32::MAX).chain(order.iter()) {
+        if next != u32::MAX {
+            mask |= 1 << next;
+        }
+        let m = mask.count_ones();
+        let mut size = vec![0u64; 1 << m];
+        for (s, &c) in counts.iter().enumerate() {
+            if c != 0 {
+                size[extract(s as u32, mask) as usize] += c as u64;
+            }
+        }
+        let worst = (0..1usize << m)
+            .map(|p| size[p] + size[!p & ((1 << m) - 1)])
+            .max()
+            .unwrap_or(0);
+        // Words plus the two offset arrays of each table.
+        if worst * 8 + 2 * 8 * (1u64 << n) <= budget || m >= 12 {
+            return mask;
+        }
+    }
+    mask
+}
+
+/// The bits of `x` at the set bits of `mask`, packed low.
+fn extract(x: u32, mask: u32) -> u32 {
+    let (mut out, mut i, mut m) = (0, 0, mask);
+    while m != 0 {
+        let bit = m & m.wrapping_neg();
+        if x & bit != 0 {
+            out |= 1 << i;
+        }
+        i += 1;
+        m ^= bit;
+    }
+    out
 }

@@ -266,34 +266,18 @@ fn use_join(n: u32) -> bool {
 
 /// [`count`] by the join's units.
 fn count_by_join(n: u32, workers: &Workers, options: &Options, deadline: &Deadline) -> Counts {
-    let units = join::join_units(n);
     let mut tally = Tally::default();
-    let mut progress = WorkProgress {
-        done: 0,
-        total: units.len() as u64,
-        done_work: 0.0,
-        total_work: units.len() as f64,
-    };
-    let finished = workers.run(&units, options, deadline, join::count_join_unit, |batch| {
-        for (i, counts) in batch {
-            tally.add_orbit(units[i].orbit, &counts);
-            progress.done += 1;
-            progress.done_work += 1.0;
-        }
-        options.report_work(progress);
-        Ok::<(), Infallible>(())
+    let (done, total) = join::count_all(n, workers, options, deadline, |unit, counts| {
+        tally.add_orbit(unit.orbit, counts)
     });
-    if let Err(never) = finished {
-        match never {}
-    }
     Counts {
         n,
         solutions: tally.solutions,
         unique: tally.unique(),
         classes_by_size: tally.classes(),
-        units_done: tally.units,
-        units_total: units.len() as u64,
-        complete: tally.units == units.len() as u64,
+        units_done: done,
+        units_total: total,
+        complete: done == total,
     }
 }
 
