@@ -218,14 +218,43 @@ fn count_halves_with(walk: &Upper, counts: &mut [u32]) {
     walk.walk(&mut |cols, _| counts[cols as usize] += 1);
 }
 
-/// Writes each half's word at `cursor[cols]` in `words`, advancing the cursor.
+/// Column-set bits of the coarse buckets [`fill_table`] writes first.
+const COARSE_BITS: u32 = 8;
+
+/// Writes each half's word in `words`, grouped by column set as `offsets` says. Writing
+/// straight to the final places would scatter over the whole table (gigabytes for N = 18), so
+/// the walk first appends each half, tagged with its columns, to the region of its coarse
+/// bucket (the column sets with the same top [`COARSE_BITS`] bits, a contiguous range of the
+/// table), and each region is then sorted within itself.
 #[inline(always)]
-fn fill_halves_with(walk: &Upper, cursor: &mut [u32], words: &mut [u64]) {
+fn fill_table_with(n: u32, walk: &Upper, offsets: &[u32], words: &mut [u64]) {
+    let shift = n.saturating_sub(COARSE_BITS);
+    let buckets = 1usize << (n - shift);
+    let region = |b: usize| offsets[b << shift] as usize..offsets[(b + 1) << shift] as usize;
+    let mut cursor: Vec<usize> = (0..buckets).map(|b| region(b).start).collect();
+    let tag = 2 * n;
     walk.walk(&mut |cols, w| {
-        let c = &mut cursor[cols as usize];
-        words[*c as usize] = w;
+        let c = &mut cursor[(cols >> shift) as usize];
+        words[*c] = w | (cols as u64) << tag;
         *c += 1;
     });
+    let mut scratch = Vec::new();
+    let mut place = vec![0usize; 1 << shift];
+    for b in 0..buckets {
+        let range = region(b);
+        scratch.clear();
+        scratch.extend_from_slice(&words[range.clone()]);
+        let first = b << shift;
+        for (i, p) in place.iter_mut().enumerate() {
+            *p = offsets[first + i] as usize;
+        }
+        for &x in &scratch {
+            let cols = (x >> tag) as usize;
+            let p = &mut place[cols - first];
+            words[*p] = x & ((1u64 << tag) - 1);
+            *p += 1;
+        }
+    }
 }
 
 /// Defines `$name`, calling `$with` compiled for the best level the CPU has.
@@ -270,7 +299,7 @@ macro_rules! dispatched {
 }
 
 dispatched!(count_halves, count_halves_with, count_halves_v3, count_halves_v4, (walk: &Upper, counts: &mut [u32]));
-dispatched!(fill_halves, fill_halves_with, fill_halves_v3, fill_halves_v4, (walk: &Upper, cursor: &mut [u32], words: &mut [u64]));
+dispatched!(fill_table, fill_table_with, fill_table_v3, fill_table_v4, (n: u32, walk: &Upper, offsets: &[u32], words: &mut [u64]));
 
 /// The key of an upper half at the meeting row (`r + c` diagonals in the low `n` bits,
 /// `c - r` ones above them).
@@ -758,9 +787,8 @@ pub(crate) fn count_all(
                     }
                 }
                 offsets[1 << n] = sum;
-                let mut cursor = offsets.clone();
                 let mut words = vec![0u64; sum as usize];
-                fill_halves(level, &walk(batch_cols & !part, batch_cols, part), &mut cursor, &mut words);
+                fill_table(level, n, &walk(batch_cols & !part, batch_cols, part), &offsets, &mut words);
                 Table { offsets, words }
             };
             let table_p = build(part);
