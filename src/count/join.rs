@@ -83,7 +83,11 @@ pub(crate) fn join_units(n: u32) -> Vec<JoinUnit> {
     };
     let mut units = Vec::new();
     for &middle in &middles {
-        let mid_bit = if middle == NO_MIDDLE { 0 } else { 1u32 << middle };
+        let mid_bit = if middle == NO_MIDDLE {
+            0
+        } else {
+            1u32 << middle
+        };
         // Every h-subset of the columns except the middle one, in increasing order.
         let full = u32::MAX >> (32 - n);
         let allowed = full & !mid_bit;
@@ -462,7 +466,12 @@ fn disjoint_pairs(items: &[u64], patterns: &[u64], bits: u32, scratch: &mut Scra
         }
     }
     let mut by_score: Vec<(u64, u32)> = (0..bits)
-        .map(|b| (in_items[b as usize] as u64 * in_patterns[b as usize] as u64, b))
+        .map(|b| {
+            (
+                in_items[b as usize] as u64 * in_patterns[b as usize] as u64,
+                b,
+            )
+        })
         .collect();
     by_score.sort_unstable_by(|a, b| b.cmp(a));
     let cut: Vec<u32> = by_score[..k].iter().map(|&(_, b)| b).collect();
@@ -534,16 +543,24 @@ fn total_of(unit: &JoinUnit, upper: &Table, lower: &Table, scratch: &mut Scratch
     let n = unit.n as u32;
     let full = u32::MAX >> (32 - n);
     let odd = n % 2 == 1;
-    let mid_bit = if unit.middle == NO_MIDDLE { 0 } else { 1u32 << unit.middle };
+    let mid_bit = if unit.middle == NO_MIDDLE {
+        0
+    } else {
+        1u32 << unit.middle
+    };
     let ups = upper.of(unit.upper);
     let lows = lower.of(full & !unit.upper & !mid_bit);
     if ups.is_empty() || lows.is_empty() {
         return 0;
     }
     scratch.upper.clear();
-    scratch.upper.extend(ups.iter().map(|&w| upper_key(n, full, odd, w)));
+    scratch
+        .upper
+        .extend(ups.iter().map(|&w| upper_key(n, full, odd, w)));
     scratch.lower.clear();
-    scratch.lower.extend(lows.iter().map(|&w| lower_key(n, full, w)));
+    scratch
+        .lower
+        .extend(lows.iter().map(|&w| lower_key(n, full, w)));
     let mut upper = std::mem::take(&mut scratch.upper);
     let mut lower = std::mem::take(&mut scratch.lower);
     let total = if upper.len() <= lower.len() {
@@ -557,7 +574,13 @@ fn total_of(unit: &JoinUnit, upper: &Table, lower: &Table, scratch: &mut Scratch
 }
 
 /// [`total_of`] compiled for `level` (or the best level below it the CPU has).
-fn total_at(level: Level, unit: &JoinUnit, upper: &Table, lower: &Table, scratch: &mut Scratch) -> u64 {
+fn total_at(
+    level: Level,
+    unit: &JoinUnit,
+    upper: &Table,
+    lower: &Table,
+    scratch: &mut Scratch,
+) -> u64 {
     #[cfg(target_arch = "x86_64")]
     {
         if level == Level::V4 && has_v4() {
@@ -686,7 +709,7 @@ thread_local! {
 pub(crate) const DEFAULT_TABLE_MIB: u64 = 2048;
 
 /// The memory budget of one batch's half tables, in bytes.
-fn table_budget() -> u64 {
+pub(crate) fn table_budget() -> u64 {
     let mib = std::env::var("QUEENS_JOIN_MIB")
         .ok()
         .and_then(|v| v.trim().parse::<u64>().ok())
@@ -707,6 +730,7 @@ pub(crate) const MAX_JOIN_N: u32 = 21;
 /// counts of the halves).
 pub(crate) fn count_all(
     n: u32,
+    budget: u64,
     workers: &Workers,
     options: &Options,
     deadline: &Deadline,
@@ -719,7 +743,6 @@ pub(crate) fn count_all(
     let h = n / 2;
     let full = u32::MAX >> (32 - n);
     let odd = n % 2 == 1;
-    let budget = table_budget();
     let mut progress = WorkProgress {
         done: 0,
         total: total_units,
@@ -732,7 +755,11 @@ pub(crate) fn count_all(
         let here = rest.iter().take_while(|u| u.middle == middle).count();
         let (context, later) = rest.split_at(here);
         rest = later;
-        let mid_bit = if middle == NO_MIDDLE { 0 } else { 1u32 << middle };
+        let mid_bit = if middle == NO_MIDDLE {
+            0
+        } else {
+            1u32 << middle
+        };
         let mut fixed = [0u32; 32];
         if middle != NO_MIDDLE {
             let c = middle as i32;
@@ -788,11 +815,21 @@ pub(crate) fn count_all(
                 }
                 offsets[1 << n] = sum;
                 let mut words = vec![0u64; sum as usize];
-                fill_table(level, n, &walk(batch_cols & !part, batch_cols, part), &offsets, &mut words);
+                fill_table(
+                    level,
+                    n,
+                    &walk(batch_cols & !part, batch_cols, part),
+                    &offsets,
+                    &mut words,
+                );
                 Table { offsets, words }
             };
             let table_p = build(part);
-            let table_o = if other == part { None } else { Some(build(other)) };
+            let table_o = if other == part {
+                None
+            } else {
+                Some(build(other))
+            };
             let table_o = table_o.as_ref().unwrap_or(&table_p);
             let count_one = |u: &JoinUnit, d: &Deadline| {
                 if d.reached() {
@@ -826,7 +863,11 @@ pub(crate) fn count_all(
 /// The batch columns for one context: the fewest central columns (the middle one left out)
 /// such that every batch's two tables fit in `budget` bytes.
 fn choose_batch_columns(n: u32, middle: u8, counts: &[u32], budget: u64) -> u32 {
-    let mid_bit = if middle == NO_MIDDLE { 0 } else { 1u32 << middle };
+    let mid_bit = if middle == NO_MIDDLE {
+        0
+    } else {
+        1u32 << middle
+    };
     // Columns from the centre outwards.
     let mut order: Vec<u32> = (0..n).filter(|&c| mid_bit >> c & 1 == 0).collect();
     order.sort_by_key(|&c| ((2 * c as i32 - (n as i32 - 1)).abs(), c));
@@ -866,4 +907,173 @@ fn extract(x: u32, mask: u32) -> u32 {
         m ^= bit;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::count::Tally;
+
+    /// A000170 and A002562 for N = 1..=14.
+    const SOLUTIONS: [u128; 14] = [
+        1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596,
+    ];
+    const UNIQUE: [u128; 14] = [1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752];
+
+    /// Counts by the join with the given table budget, and the counts of every unit.
+    fn join_count(n: u32, budget: u64, threads: usize) -> (Tally, Vec<(JoinUnit, UnitCounts)>) {
+        let options = Options::with_threads(threads);
+        let workers = Workers::new(threads);
+        let mut tally = Tally::default();
+        let mut seen = Vec::new();
+        let (done, total) = count_all(n, budget, &workers, &options, &Deadline::never(), |u, c| {
+            tally.add_orbit(u.orbit, c);
+            seen.push((*u, *c));
+        });
+        assert_eq!(done, total);
+        (tally, seen)
+    }
+
+    #[test]
+    fn join_counts_match_oeis_with_any_batching() {
+        for n in 4..=14u32 {
+            let i = n as usize - 1;
+            // The default budget (no batches) and a tiny one (the most batches).
+            for budget in [DEFAULT_TABLE_MIB << 20, 1] {
+                for threads in [1, 2] {
+                    let (tally, _) = join_count(n, budget, threads);
+                    assert_eq!(tally.solutions, SOLUTIONS[i], "N = {n}, budget {budget}");
+                    assert_eq!(tally.unique(), UNIQUE[i], "N = {n}, budget {budget}");
+                }
+            }
+        }
+    }
+
+    /// Every solution of the board by a plain search, with its class size.
+    fn all_solutions(n: usize) -> Vec<([u8; 32], usize)> {
+        fn go(n: usize, r: usize, board: &mut [u8; 32], out: &mut Vec<([u8; 32], usize)>) {
+            if r == n {
+                out.push((*board, 8 / stabilizer_order(n, board)));
+                return;
+            }
+            for c in 0..n as u8 {
+                let clash = (0..r)
+                    .any(|i| board[i] == c || (board[i] as i32 - c as i32).abs() == (r - i) as i32);
+                if !clash {
+                    board[r] = c;
+                    go(n, r + 1, board, out);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        go(n, 0, &mut [0; 32], &mut out);
+        out
+    }
+
+    /// Each unit's counts equal those of a plain search restricted to the unit (the upper
+    /// half on its columns, its middle queen), class by class, and the orbits add up.
+    #[test]
+    fn every_unit_matches_the_plain_search() {
+        for n in 4..=10u32 {
+            let solutions = all_solutions(n as usize);
+            let (_, seen) = join_count(n, 1, 2);
+            let h = n as usize / 2;
+            for (unit, counts) in &seen {
+                let mut expected = UnitCounts::default();
+                for (board, class) in &solutions {
+                    let upper = board[..h].iter().fold(0u32, |s, &c| s | 1 << c);
+                    let middle_ok = unit.middle == NO_MIDDLE || board[h] == unit.middle;
+                    if upper == unit.upper && middle_ok {
+                        expected.found[class.trailing_zeros() as usize] += 1;
+                    }
+                }
+                assert_eq!(*counts, expected, "N = {n}, {unit:?}");
+            }
+            // The units' classes cover every column set once.
+            let orbits: u64 = seen.iter().map(|(u, _)| u.orbit as u64).sum();
+            let middles = if n % 2 == 1 { n as u64 } else { 1 };
+            let sets = (0..1u64 << (n - (n % 2)))
+                .filter(|s| s.count_ones() == h as u32)
+                .count();
+            assert_eq!(orbits, middles * sets as u64, "N = {n}");
+        }
+    }
+
+    /// A small deterministic generator (xorshift).
+    fn keys(seed: &mut u64, len: usize, bits: u32, density: u32) -> Vec<u64> {
+        (0..len)
+            .map(|_| {
+                let mut k = 0u64;
+                for b in 0..bits {
+                    *seed ^= *seed << 13;
+                    *seed ^= *seed >> 7;
+                    *seed ^= *seed << 17;
+                    if *seed % 100 < density as u64 {
+                        k |= 1 << b;
+                    }
+                }
+                k
+            })
+            .collect()
+    }
+
+    /// The sieved, bit-sliced matcher counts the same pairs as the plain loop, on random keys
+    /// of every size class (plain, one block, many blocks, sieved with 1 to 4 cut bits).
+    #[test]
+    fn matcher_counts_like_the_plain_loop() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut scratch = Scratch::default();
+        for &(items, patterns) in &[
+            (0, 10),
+            (10, 0),
+            (5, 700),
+            (100, 50),
+            (100, 600),
+            (300, 2100),
+            (70, 5000),
+            (900, 9000),
+            (2000, 17000),
+        ] {
+            for &(bits, density) in &[(8, 20), (36, 15), (42, 12), (64, 6)] {
+                let a = keys(&mut seed, items, bits, density);
+                let b = keys(&mut seed, patterns, bits, density);
+                let expected = disjoint_pairs_plain(&a, &b);
+                assert_eq!(
+                    disjoint_pairs(&a, &b, bits, &mut scratch),
+                    expected,
+                    "{items} x {patterns}, {bits} bits"
+                );
+                assert_eq!(
+                    match_group(&a, &b, bits, &mut scratch.tables),
+                    expected,
+                    "{items} x {patterns}, {bits} bits"
+                );
+            }
+        }
+    }
+
+    /// Every supported level's copies give the same counts.
+    #[test]
+    fn every_level_counts_the_same() {
+        let units = join_units(11);
+        for level in Level::ALL.into_iter().filter(|l| l.supported()) {
+            let mut counts = vec![0u32; 1 << 11];
+            let fixed = [0u32; 32];
+            let walk = Upper {
+                n: 10,
+                h: 5,
+                full: (1 << 10) - 1,
+                fixed: &fixed,
+                forbidden: 0,
+                mask: 0,
+                part: 0,
+                odd: false,
+            };
+            count_halves(level, &walk, &mut counts[..1 << 10]);
+            let mut base = vec![0u32; 1 << 10];
+            count_halves_with(&walk, &mut base);
+            assert_eq!(&counts[..1 << 10], &base[..], "{level:?}");
+        }
+        assert!(!units.is_empty());
+    }
 }

@@ -258,16 +258,28 @@ pub fn count(n: u32, options: &Options) -> Result<Counts, CountError> {
     })
 }
 
-/// Whether [`count`] counts boards of size `n` with the join (see [`join`]).
+/// The smallest board [`count`] counts with the join by default: below it the
+/// constellation search is faster (measured, see docs/count.md).
+const JOIN_FROM: u32 = 16;
+
+/// Whether [`count`] counts boards of size `n` with the join (see [`join`]):
+/// `JOIN_FROM..=join::MAX_JOIN_N` by default; `QUEENS_KERNEL=join` or `=dfs` forces one
+/// counter where it applies (for comparisons).
 fn use_join(n: u32) -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var("QUEENS_KERNEL").as_deref() == Ok("join")) && join::applies(n)
+    static CHOICE: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
+    let forced = *CHOICE.get_or_init(|| match std::env::var("QUEENS_KERNEL").as_deref() {
+        Ok("join") => Some(true),
+        Ok("dfs") => Some(false),
+        _ => None,
+    });
+    join::applies(n) && forced.unwrap_or(n >= JOIN_FROM)
 }
 
 /// [`count`] by the join's units.
 fn count_by_join(n: u32, workers: &Workers, options: &Options, deadline: &Deadline) -> Counts {
     let mut tally = Tally::default();
-    let (done, total) = join::count_all(n, workers, options, deadline, |unit, counts| {
+    let budget = join::table_budget();
+    let (done, total) = join::count_all(n, budget, workers, options, deadline, |unit, counts| {
         tally.add_orbit(unit.orbit, counts)
     });
     Counts {
