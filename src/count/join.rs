@@ -387,7 +387,42 @@ fn build_tables(patterns: &[u64], bits: u32, tables: &mut Vec<[Set; 16]>) {
 /// The pairs of `items` with the patterns whose tables [`build_tables`] made.
 #[inline(always)]
 fn count_with_tables(items: &[u64], bits: u32, tables: &[[Set; 16]]) -> u64 {
-    let chunks = bits.div_ceil(CHUNK) as usize;
+    // A copy per table count of the sizes the join uses (N = 16..=21), fully unrolled.
+    match bits.div_ceil(CHUNK) {
+        8 => count_with_chunks::<8>(items, tables),
+        9 => count_with_chunks::<9>(items, tables),
+        10 => count_with_chunks::<10>(items, tables),
+        11 => count_with_chunks::<11>(items, tables),
+        chunks => count_with_any(items, chunks as usize, tables),
+    }
+}
+
+/// [`count_with_tables`] for `C` tables per block.
+#[inline(always)]
+fn count_with_chunks<const C: usize>(items: &[u64], tables: &[[Set; 16]]) -> u64 {
+    let mut total = 0u64;
+    for block in tables.chunks_exact(C) {
+        for &x in items {
+            let mut acc = block[0][(x & 15) as usize];
+            for (ch, table) in block.iter().enumerate().skip(1) {
+                let t = &table[(x >> (ch as u32 * CHUNK) & 15) as usize];
+                for w in 0..LANES {
+                    acc[w] &= t[w];
+                }
+            }
+            let mut here = 0u64;
+            for word in acc {
+                here += word.count_ones() as u64;
+            }
+            total += here;
+        }
+    }
+    total
+}
+
+/// [`count_with_tables`] for any number of tables per block.
+#[inline(always)]
+fn count_with_any(items: &[u64], chunks: usize, tables: &[[Set; 16]]) -> u64 {
     let mut total = 0u64;
     for block in tables.chunks(chunks) {
         for &x in items {
@@ -477,10 +512,13 @@ fn disjoint_pairs(items: &[u64], patterns: &[u64], bits: u32, scratch: &mut Scra
     let cut: Vec<u32> = by_score[..k].iter().map(|&(_, b)| b).collect();
     let parts = 1usize << k;
     // Counting sorts of both sides by their code.
-    let split = |keys: &[u64], out: &mut Vec<u64>, starts: &mut [usize; 1 << MAX_CUT | 1]| {
+    let mut codes = std::mem::take(&mut scratch.codes);
+    let mut split = |keys: &[u64], out: &mut Vec<u64>, starts: &mut [usize; 1 << MAX_CUT | 1]| {
         let mut sizes = [0usize; 1 << MAX_CUT];
-        for &x in keys {
-            sizes[cut_code(x, &cut)] += 1;
+        codes.clear();
+        codes.extend(keys.iter().map(|&x| cut_code(x, &cut) as u8));
+        for &c in codes.iter() {
+            sizes[c as usize] += 1;
         }
         let mut sum = 0;
         for c in 0..parts {
@@ -491,10 +529,9 @@ fn disjoint_pairs(items: &[u64], patterns: &[u64], bits: u32, scratch: &mut Scra
         let mut cursor = *starts;
         out.clear();
         out.resize(keys.len(), 0);
-        for &x in keys {
-            let c = cut_code(x, &cut);
-            out[cursor[c]] = x;
-            cursor[c] += 1;
+        for (&x, &c) in keys.iter().zip(codes.iter()) {
+            out[cursor[c as usize]] = x;
+            cursor[c as usize] += 1;
         }
     };
     let mut item_starts = [0usize; 1 << MAX_CUT | 1];
@@ -522,6 +559,7 @@ fn disjoint_pairs(items: &[u64], patterns: &[u64], bits: u32, scratch: &mut Scra
     scratch.sorted_items = sorted_items;
     scratch.sorted_patterns = sorted_patterns;
     scratch.gathered = gathered;
+    scratch.codes = codes;
     total
 }
 
@@ -534,6 +572,7 @@ struct Scratch {
     sorted_items: Vec<u64>,
     sorted_patterns: Vec<u64>,
     gathered: Vec<u64>,
+    codes: Vec<u8>,
 }
 
 /// The number of solutions of `unit`, all of them: its upper halves from `upper`, its lower
