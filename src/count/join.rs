@@ -788,6 +788,12 @@ pub(crate) fn count_all(
         done_work: 0.0,
         total_work: total_units as f64,
     };
+    // The batches' runs report nothing themselves: progress counts over all the units.
+    let quiet = Options {
+        progress: None,
+        work_progress: None,
+        ..options.clone()
+    };
     let mut rest: &[JoinUnit] = &units;
     while let Some(first) = rest.first() {
         let middle = first.middle;
@@ -881,13 +887,14 @@ pub(crate) fn count_all(
                 };
                 Some(SCRATCH.with(|s| count_unit_with(level, u, up, low, &mut s.borrow_mut())))
             };
-            let finished = workers.run(&members, options, deadline, count_one, |batch| {
+            let finished = workers.run(&members, &quiet, deadline, count_one, |batch| {
                 for (i, c) in batch {
                     on_done(&members[i], &c);
                     done += 1;
                     progress.done += 1;
                     progress.done_work += 1.0;
                 }
+                options.report(done, total_units);
                 options.report_work(progress);
                 Ok::<(), Infallible>(())
             });
