@@ -10,7 +10,8 @@
 # checkout) and built outside the tree, under KLUEV_DIR (default ${TMPDIR:-/tmp}/queens-bench-
 # kluev), once per N with its board size set in solcounter.h (g++ -std=c++20 -O3
 # -march=native). KLUEV=0 leaves it out; SOMERS_MAX (default 17) is the largest N for the C
-# mirror counter (it takes minutes from N = 18 on).
+# mirror counter (it takes minutes from N = 18 on). QUEENS_BIN runs another build of ours (a copy
+# of target/release/queens, so that rebuilding during a long run does not change the binary).
 set -euo pipefail
 cd "$(git rev-parse --show-toplevel)"
 NS=${NS:-"16 17 18 19"}
@@ -18,6 +19,7 @@ THREADS=${THREADS:-2}
 REPEAT=${REPEAT:-1}
 KLUEV=${KLUEV:-1}
 SOMERS_MAX=${SOMERS_MAX:-17}
+QUEENS_BIN=${QUEENS_BIN:-target/release/queens}
 KLUEV_DIR=${KLUEV_DIR:-${TMPDIR:-/tmp}/queens-bench-kluev}
 KLUEV_URL=${KLUEV_URL:-https://github.com/EvgenyKluev/N-Queens-Count-Sol}
 if ! cargo build --release --quiet 2>/tmp/queens-bench-build.$$; then
@@ -83,7 +85,7 @@ for n in $NS; do
     if [ "$KLUEV" = 1 ]; then kbin=$(kluev_binary "$n"); fi
     ow="" oc="" kw="" kc="" cw="" cc=""
     for _ in $(seq "$REPEAT"); do
-        read -r w c < <(measure_once target/release/queens count "$n" --threads "$THREADS" --json)
+        read -r w c < <(measure_once "$QUEENS_BIN" count "$n" --threads "$THREADS" --json)
         ow=$(min "$ow" "$w") oc=$(min "$oc" "$c")
         ours_total=$(sed 's/.*"solutions":\([0-9]*\).*/\1/' "$OUT")
         if [ -n "$kbin" ]; then

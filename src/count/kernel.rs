@@ -229,7 +229,7 @@ placements_walk!(
 );
 
 /// The order of the group of symmetries that map the full placement `board` onto itself.
-fn stabilizer_order(n: usize, board: &[u8; 32]) -> usize {
+pub(super) fn stabilizer_order(n: usize, board: &[u8; 32]) -> usize {
     Symmetry::ALL
         .iter()
         .filter(|&&s| {

@@ -13,7 +13,13 @@
 //! The constellations (optionally split by the queens of the next free rows) are independent
 //! [`WorkUnit`]s with stable ids, scheduled dynamically over the threads by
 //! [`crate::schedule`].
+//!
+//! For N = 16..=21, [`count`] instead joins the upper and lower halves of the board (`join`,
+//! see docs/count.md): it lists every upper half once, grouped by its columns, and counts the
+//! pairs of halves on complementary columns whose diagonals do not meet. The work plans
+//! ([`work_units`], [`count_unit`]) keep the constellation units for every N.
 
+mod join;
 mod kernel;
 mod tail;
 mod units;
@@ -82,7 +88,12 @@ impl Tally {
     /// (its images under the symmetries that move the constellation), and a class of size `m`
     /// meets the unit in `m * unit.orbit / 8` of its members.
     pub fn add(&mut self, unit: &WorkUnit, counts: &UnitCounts) {
-        let orbit = unit.orbit as u128;
+        self.add_orbit(unit.orbit, counts);
+    }
+
+    /// [`Tally::add`] for a unit whose class has `orbit` members.
+    fn add_orbit(&mut self, orbit: u8, counts: &UnitCounts) {
+        let orbit = orbit as u128;
         for (i, &f) in counts.found.iter().enumerate() {
             let class_size = 1u128 << i;
             self.solutions += f as u128 * orbit;
@@ -223,6 +234,9 @@ pub fn count(n: u32, options: &Options) -> Result<Counts, CountError> {
     check_size(n)?;
     let deadline = options.deadline();
     let workers = Workers::new(options.threads);
+    if use_join(n) {
+        return Ok(count_by_join(n, &workers, options, &deadline));
+    }
     let weighted = workers
         .install(|| {
             use rayon::prelude::*;
@@ -247,6 +261,41 @@ pub fn count(n: u32, options: &Options) -> Result<Counts, CountError> {
         units_total: units.len() as u64,
         complete: planned && tally.units == units.len() as u64,
     })
+}
+
+/// The smallest board [`count`] counts with the join by default: below it the
+/// constellation search is faster (measured, see docs/count.md).
+const JOIN_FROM: u32 = 16;
+
+/// Whether [`count`] counts boards of size `n` with the join (see [`join`]):
+/// `JOIN_FROM..=join::MAX_JOIN_N` by default; `QUEENS_KERNEL=join` or `=dfs` forces one
+/// counter where it applies (for comparisons).
+fn use_join(n: u32) -> bool {
+    static CHOICE: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
+    let forced = *CHOICE.get_or_init(|| match std::env::var("QUEENS_KERNEL").as_deref() {
+        Ok("join") => Some(true),
+        Ok("dfs") => Some(false),
+        _ => None,
+    });
+    join::applies(n) && forced.unwrap_or(n >= JOIN_FROM)
+}
+
+/// [`count`] by the join's units.
+fn count_by_join(n: u32, workers: &Workers, options: &Options, deadline: &Deadline) -> Counts {
+    let mut tally = Tally::default();
+    let budget = join::table_budget();
+    let (done, total) = join::count_all(n, budget, workers, options, deadline, |unit, counts| {
+        tally.add_orbit(unit.orbit, counts)
+    });
+    Counts {
+        n,
+        solutions: tally.solutions,
+        unique: tally.unique(),
+        classes_by_size: tally.classes(),
+        units_done: done,
+        units_total: total,
+        complete: done == total,
+    }
 }
 
 #[cfg(test)]

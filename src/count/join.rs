@@ -1,0 +1,1125 @@
+//! Counting by a meet-in-the-middle join of the upper and lower halves of the board.
+//!
+//! The board is cut into its upper `h = n / 2` rows and its lower rows (for odd `n` the
+//! middle row `h` is set apart and holds the unit's fixed *middle queen*). A solution puts the
+//! queens of the upper half on some set `S` of `h` columns and those of the lower half on the
+//! other columns, so the solutions fall into independent [`JoinUnit`]s by `S` (and the middle
+//! queen's column). Within a unit, every placement of the upper half on exactly the columns
+//! `S` and every placement of the lower half on the rest are listed once, each reduced to its
+//! *key*: the columns at which its queens' two kinds of diagonals cross the meeting row `h`,
+//! `n` bits for each kind. An upper and a lower half make a solution exactly when their keys
+//! are disjoint (the columns already are, rows never meet, and only diagonals that cross row
+//! `h` can hold a queen of each half). The pairs are counted by a bit-sliced matcher
+//! ([`disjoint_pairs`]): the keys of one side are transposed into blocks of 512, one 512-bit
+//! set per key bit of the blocks' members that lack that bit, and ANDed four key bits at a
+//! time from precomputed tables, so one key of the other side is tested against 512 at once.
+//!
+//! Symmetry: the reflections across the middle row and the middle column and the half turn
+//! map units to units (`S` to its complement, its mirror image, or both), so one unit per
+//! class is counted and weighted by the size of its class (its *orbit*, 1, 2 or 4), which
+//! keeps [`super::Tally`]'s exact unique count valid. Only solutions symmetric under the half
+//! turn lie in classes of fewer than 8; they can only be in units that the half turn maps to
+//! themselves, where a small search over the upper half finds and classifies them.
+
+use super::kernel::stabilizer_order;
+use super::UnitCounts;
+use crate::cpu::{has_v3, has_v4, Level};
+use crate::options::WorkProgress;
+use crate::schedule::Workers;
+use crate::{Deadline, Options};
+use std::convert::Infallible;
+
+/// No middle queen (even `n`).
+const NO_MIDDLE: u8 = u8::MAX;
+
+/// One unit of the join: the solutions whose upper half takes the columns `upper` (and, for
+/// odd `n`, whose middle row holds its queen in column `middle`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) struct JoinUnit {
+    /// Board size.
+    pub(crate) n: u8,
+    /// Columns of the upper half's queens.
+    pub(crate) upper: u32,
+    /// Column of the middle row's queen (odd `n`), or [`NO_MIDDLE`].
+    pub(crate) middle: u8,
+    /// Units in its class (each solution found stands for `orbit`).
+    pub(crate) orbit: u8,
+}
+
+/// The columns mirrored left to right.
+fn mirror(n: u32, cols: u32) -> u32 {
+    cols.reverse_bits() >> (32 - n)
+}
+
+/// The images of unit `(upper, middle)` under the four symmetries that keep the cut.
+fn images(n: u32, upper: u32, middle: u8) -> [(u32, u8); 4] {
+    let full = u32::MAX >> (32 - n);
+    let (mid_bit, mid_mirror) = if middle == NO_MIDDLE {
+        (0, NO_MIDDLE)
+    } else {
+        (1u32 << middle, (n - 1) as u8 - middle)
+    };
+    let lower = full & !upper & !mid_bit;
+    [
+        (upper, middle),
+        (lower, middle),
+        (mirror(n, upper), mid_mirror),
+        (mirror(n, lower), mid_mirror),
+    ]
+}
+
+/// Whether the join counts boards of size `n` (it needs at least two rows in each half).
+pub(crate) fn applies(n: u32) -> bool {
+    (4..=MAX_JOIN_N).contains(&n)
+}
+
+/// One unit per class, in increasing order of `(middle, upper)`.
+pub(crate) fn join_units(n: u32) -> Vec<JoinUnit> {
+    let h = n / 2;
+    let middles: Vec<u8> = if n % 2 == 1 {
+        (0..n as u8).collect()
+    } else {
+        vec![NO_MIDDLE]
+    };
+    let mut units = Vec::new();
+    for &middle in &middles {
+        let mid_bit = if middle == NO_MIDDLE {
+            0
+        } else {
+            1u32 << middle
+        };
+        // Every h-subset of the columns except the middle one, in increasing order.
+        let full = u32::MAX >> (32 - n);
+        let allowed = full & !mid_bit;
+        let mut s: u64 = (1u64 << h) - 1;
+        while s < 1 << (n - (middle != NO_MIDDLE) as u32) {
+            let upper = deposit(s as u32, allowed);
+            let mut im = images(n, upper, middle);
+            let me = (upper, middle);
+            if im.iter().all(|&i| (i.1, i.0) >= (me.1, me.0)) {
+                im.sort_unstable();
+                let orbit = 1 + im.windows(2).filter(|w| w[0] != w[1]).count();
+                units.push(JoinUnit {
+                    n: n as u8,
+                    upper,
+                    middle,
+                    orbit: orbit as u8,
+                });
+            }
+            // Next subset with the same number of bits (Gosper's hack).
+            let c = s & s.wrapping_neg();
+            let r = s + c;
+            s = (((r ^ s) >> 2) / c) | r;
+        }
+    }
+    units
+}
+
+/// The bits of `x` placed, lowest first, on the set bits of `mask`.
+fn deposit(mut x: u32, mut mask: u32) -> u32 {
+    let mut out = 0;
+    while x != 0 && mask != 0 {
+        let bit = mask & mask.wrapping_neg();
+        if x & 1 == 1 {
+            out |= bit;
+        }
+        x >>= 1;
+        mask ^= bit;
+    }
+    out
+}
+
+/// The upper halves of one context (a middle queen or none) whose column sets meet the batch
+/// columns `mask` in `part`, grouped by column set. Each half is stored as one word `w`: the
+/// columns at which its two kinds of diagonals cross the last upper row (its queen included)
+/// for even `n`, or the middle row for odd `n`, `n` bits each; see [`upper_key`] and
+/// [`lower_key`].
+struct Table {
+    /// `offsets[s]..offsets[s + 1]`: the words of column set `s` (an index over all sets).
+    offsets: Vec<u32>,
+    words: Vec<u64>,
+}
+
+impl Table {
+    fn of(&self, cols: u32) -> &[u64] {
+        let c = cols as usize;
+        &self.words[self.offsets[c] as usize..self.offsets[c + 1] as usize]
+    }
+}
+
+/// The walk over the upper rows `0..h` of one context, each queen on a column outside
+/// `forbidden`, not attacked by those above nor by `fixed[row]`; `leaf` hears the column set
+/// and word of every placement whose columns meet `mask` in exactly `part`.
+struct Upper<'a> {
+    n: u32,
+    h: u32,
+    full: u32,
+    fixed: &'a [u32; 32],
+    forbidden: u32,
+    mask: u32,
+    part: u32,
+    odd: bool,
+}
+
+impl Upper<'_> {
+    /// The free columns of `row` below the queens `cols`, `a`, `b` (none when the columns
+    /// of the batch part can no longer all be taken).
+    #[inline(always)]
+    fn free(&self, row: usize, cols: u32, a: u32, b: u32) -> u32 {
+        if self.part != 0 && (self.part & !cols).count_ones() > self.h - row as u32 {
+            return 0;
+        }
+        !(cols | a | b | self.fixed[row] | self.forbidden) & self.full
+    }
+
+    /// Calls `leaf` on every placement (a depth-first walk with an explicit stack, so that it
+    /// inlines into the copies compiled per instruction-set level).
+    #[inline(always)]
+    fn walk(&self, leaf: &mut impl FnMut(u32, u64)) {
+        let last = self.h as usize - 1;
+        let mut stack = [(0u32, 0u32, 0u32, 0u32); 16];
+        let (mut cols, mut a, mut b) = (0u32, 0u32, 0u32);
+        let mut row = 0usize;
+        let mut free = self.free(0, cols, a, b);
+        loop {
+            if row == last {
+                while free != 0 {
+                    let bit = free & free.wrapping_neg();
+                    free ^= bit;
+                    if (cols | bit) & self.mask == self.part {
+                        let (na, nb) = (a | bit, b | bit);
+                        let (na, nb) = if self.odd {
+                            (na >> 1, (nb << 1) & self.full)
+                        } else {
+                            (na, nb)
+                        };
+                        leaf(cols | bit, na as u64 | (nb as u64) << self.n);
+                    }
+                }
+            } else if free != 0 {
+                let bit = free & free.wrapping_neg();
+                free ^= bit;
+                stack[row & 15] = (free, cols, a, b);
+                cols |= bit;
+                a = (a | bit) >> 1;
+                b = ((b | bit) << 1) & self.full;
+                row += 1;
+                free = self.free(row, cols, a, b);
+                continue;
+            }
+            if row == 0 {
+                break;
+            }
+            row -= 1;
+            (free, cols, a, b) = stack[row & 15];
+        }
+    }
+}
+
+/// Adds the number of halves of each column set to `counts`.
+#[inline(always)]
+fn count_halves_with(walk: &Upper, counts: &mut [u32]) {
+    walk.walk(&mut |cols, _| counts[cols as usize] += 1);
+}
+
+/// Column-set bits of the coarse buckets [`fill_table`] writes first.
+const COARSE_BITS: u32 = 8;
+
+/// Writes each half's word in `words`, grouped by column set as `offsets` says. Writing
+/// straight to the final places would scatter over the whole table (gigabytes for N = 18), so
+/// the walk first appends each half, tagged with its columns, to the region of its coarse
+/// bucket (the column sets with the same top [`COARSE_BITS`] bits, a contiguous range of the
+/// table), and each region is then sorted within itself.
+#[inline(always)]
+fn fill_table_with(n: u32, walk: &Upper, offsets: &[u32], words: &mut [u64]) {
+    let shift = n.saturating_sub(COARSE_BITS);
+    let buckets = 1usize << (n - shift);
+    let region = |b: usize| offsets[b << shift] as usize..offsets[(b + 1) << shift] as usize;
+    let mut cursor: Vec<usize> = (0..buckets).map(|b| region(b).start).collect();
+    let tag = 2 * n;
+    walk.walk(&mut |cols, w| {
+        let c = &mut cursor[(cols >> shift) as usize];
+        words[*c] = w | (cols as u64) << tag;
+        *c += 1;
+    });
+    let mut scratch = Vec::new();
+    let mut place = vec![0usize; 1 << shift];
+    for b in 0..buckets {
+        let range = region(b);
+        scratch.clear();
+        scratch.extend_from_slice(&words[range.clone()]);
+        let first = b << shift;
+        for (i, p) in place.iter_mut().enumerate() {
+            *p = offsets[first + i] as usize;
+        }
+        for &x in &scratch {
+            let cols = (x >> tag) as usize;
+            let p = &mut place[cols - first];
+            words[*p] = x & ((1u64 << tag) - 1);
+            *p += 1;
+        }
+    }
+}
+
+/// Defines `$name`, calling `$with` compiled for the best level the CPU has.
+macro_rules! dispatched {
+    ($name:ident, $with:ident, $v3:ident, $v4:ident, ($($arg:ident: $ty:ty),*)) => {
+        fn $name(level: Level, $($arg: $ty),*) {
+            #[cfg(target_arch = "x86_64")]
+            {
+                if level == Level::V4 && has_v4() {
+                    #[allow(unsafe_code)]
+                    // SAFETY: the CPU has every feature the copy is compiled with (has_v4 was
+                    // just checked at run time).
+                    return unsafe { $v4($($arg),*) };
+                }
+                if level >= Level::V3 && has_v3() {
+                    #[allow(unsafe_code)]
+                    // SAFETY: as above, with has_v3.
+                    return unsafe { $v3($($arg),*) };
+                }
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            let _ = level;
+            $with($($arg),*)
+        }
+
+        /// The x86-64-v3 copy: to be called only where the CPU has its features.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt,fma")]
+        fn $v3($($arg: $ty),*) {
+            $with($($arg),*)
+        }
+
+        /// The x86-64-v4 copy: to be called only where the CPU has its features.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(
+            enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt,fma,avx512f,avx512vl,avx512bw,avx512dq,avx512cd,avx512vpopcntdq"
+        )]
+        fn $v4($($arg: $ty),*) {
+            $with($($arg),*)
+        }
+    };
+}
+
+dispatched!(count_halves, count_halves_with, count_halves_v3, count_halves_v4, (walk: &Upper, counts: &mut [u32]));
+dispatched!(fill_table, fill_table_with, fill_table_v3, fill_table_v4, (n: u32, walk: &Upper, offsets: &[u32], words: &mut [u64]));
+
+/// The key of an upper half at the meeting row (`r + c` diagonals in the low `n` bits,
+/// `c - r` ones above them).
+#[inline(always)]
+fn upper_key(n: u32, full: u32, odd: bool, w: u64) -> u64 {
+    if odd {
+        return w;
+    }
+    let (a, b) = (w as u32 & full, (w >> n) as u32);
+    ((a >> 1) as u64) | (((b << 1) & full) as u64) << n
+}
+
+/// The key, at the meeting row, of the lower half that is the mirror image (across the
+/// middle row) of the upper half with word `w`: the mirror swaps the two kinds of diagonal.
+#[inline(always)]
+fn lower_key(n: u32, full: u32, w: u64) -> u64 {
+    let (a, b) = (w as u32 & full, (w >> n) as u32);
+    b as u64 | (a as u64) << n
+}
+
+/// Patterns per block of the matcher (one 512-bit set per table entry).
+const BLOCK: usize = 512;
+/// 64-bit words per block.
+const LANES: usize = BLOCK / 64;
+/// Key bits per table (16 entries each).
+const CHUNK: u32 = 4;
+
+type Set = [u64; LANES];
+
+/// The number of pairs (a, b), a in `items`, b in `patterns`, with `a & b == 0`, by a plain
+/// loop.
+#[inline(always)]
+fn disjoint_pairs_plain(items: &[u64], patterns: &[u64]) -> u64 {
+    let mut total = 0u64;
+    for &b in items {
+        let mut here = 0u32;
+        for &a in patterns {
+            here += (a & b == 0) as u32;
+        }
+        total += here as u64;
+    }
+    total
+}
+
+/// Sets the tables of the bit-sliced matcher for `patterns` (keys of at most `bits` bits):
+/// per block of [`BLOCK`] patterns, `chunks` tables of 16 sets, table `ch` entry `v` holding
+/// the members that have none of the bits `v << (CHUNK * ch)`.
+#[inline(always)]
+fn build_tables(patterns: &[u64], bits: u32, tables: &mut Vec<[Set; 16]>) {
+    let chunks = bits.div_ceil(CHUNK) as usize;
+    tables.clear();
+    for block in patterns.chunks(BLOCK) {
+        let base = tables.len();
+        tables.resize(base + chunks, [[0u64; LANES]; 16]);
+        let block_tables = &mut tables[base..];
+        // First entry `q` of table `ch`: the members whose bits at chunk `ch` are exactly `q`.
+        for (i, &p) in block.iter().enumerate() {
+            let (word, bit) = (i / 64, 1u64 << (i % 64));
+            for (ch, table) in block_tables.iter_mut().enumerate() {
+                table[(p >> (ch as u32 * CHUNK) & 15) as usize][word] |= bit;
+            }
+        }
+        // Then entry `v` = the members whose bits there are a subset of the complement of
+        // `v` (a sum over subsets, bit by bit), which meet no bit of `v`.
+        for table in block_tables.iter_mut() {
+            for b in 0..CHUNK as usize {
+                for v in 0..16usize {
+                    if v >> b & 1 == 1 {
+                        let low = table[v ^ (1 << b)];
+                        for w in 0..LANES {
+                            table[v][w] |= low[w];
+                        }
+                    }
+                }
+            }
+            table.reverse();
+        }
+    }
+}
+
+/// The pairs of `items` with the patterns whose tables [`build_tables`] made.
+#[inline(always)]
+fn count_with_tables(items: &[u64], bits: u32, tables: &[[Set; 16]]) -> u64 {
+    // A copy per table count of the sizes the join uses (N = 16..=21), fully unrolled.
+    match bits.div_ceil(CHUNK) {
+        8 => count_with_chunks::<8>(items, tables),
+        9 => count_with_chunks::<9>(items, tables),
+        10 => count_with_chunks::<10>(items, tables),
+        11 => count_with_chunks::<11>(items, tables),
+        chunks => count_with_any(items, chunks as usize, tables),
+    }
+}
+
+/// [`count_with_tables`] for `C` tables per block.
+#[inline(always)]
+fn count_with_chunks<const C: usize>(items: &[u64], tables: &[[Set; 16]]) -> u64 {
+    let mut total = 0u64;
+    for block in tables.chunks_exact(C) {
+        for &x in items {
+            let mut acc = block[0][(x & 15) as usize];
+            for (ch, table) in block.iter().enumerate().skip(1) {
+                let t = &table[(x >> (ch as u32 * CHUNK) & 15) as usize];
+                for w in 0..LANES {
+                    acc[w] &= t[w];
+                }
+            }
+            let mut here = 0u64;
+            for word in acc {
+                here += word.count_ones() as u64;
+            }
+            total += here;
+        }
+    }
+    total
+}
+
+/// [`count_with_tables`] for any number of tables per block.
+#[inline(always)]
+fn count_with_any(items: &[u64], chunks: usize, tables: &[[Set; 16]]) -> u64 {
+    let mut total = 0u64;
+    for block in tables.chunks(chunks) {
+        for &x in items {
+            let mut acc = block[0][(x & 15) as usize];
+            for (ch, table) in block.iter().enumerate().skip(1) {
+                let t = &table[(x >> (ch as u32 * CHUNK) & 15) as usize];
+                for w in 0..LANES {
+                    acc[w] &= t[w];
+                }
+            }
+            let mut here = 0u64;
+            for word in acc {
+                here += word.count_ones() as u64;
+            }
+            total += here;
+        }
+    }
+    total
+}
+
+/// The pairs of `items` and `patterns` by the matcher, without sieving.
+#[inline(always)]
+fn match_group(items: &[u64], patterns: &[u64], bits: u32, tables: &mut Vec<[Set; 16]>) -> u64 {
+    if items.is_empty() || patterns.is_empty() {
+        return 0;
+    }
+    if patterns.len() < 64 || items.len() < 16 {
+        return disjoint_pairs_plain(items, patterns);
+    }
+    build_tables(patterns, bits, tables);
+    count_with_tables(items, bits, tables)
+}
+
+/// The bits of `x` at `cut` (at most [`MAX_CUT`] positions), packed low.
+#[inline(always)]
+fn cut_code(x: u64, cut: &[u32]) -> usize {
+    let mut code = 0;
+    for (i, &b) in cut.iter().enumerate() {
+        code |= ((x >> b & 1) as usize) << i;
+    }
+    code
+}
+
+/// Most key bits a sieve splits by.
+const MAX_CUT: usize = 4;
+
+/// The number of pairs (a, b), a in `items`, b in `patterns`, with `a & b == 0`; keys have
+/// at most `bits` bits. Large groups are first sieved: both sides are split by the values of
+/// a few key bits (the ones that rule out the most pairs), and only parts that can match
+/// (no cut bit in both) are compared.
+#[inline(always)]
+fn disjoint_pairs(items: &[u64], patterns: &[u64], bits: u32, scratch: &mut Scratch) -> u64 {
+    let k = match patterns.len() / 1024 {
+        0 => 0,
+        q => (q.ilog2() as usize + 1).min(MAX_CUT),
+    };
+    if k == 0 || items.len() < 64 {
+        return match_group(items, patterns, bits, &mut scratch.tables);
+    }
+    // The cut: the k bits that rule out the largest share of the pairs.
+    let mut in_items = [0u32; 64];
+    let mut in_patterns = [0u32; 64];
+    // From a sample of each side (any cut gives the same count).
+    for &x in items.iter().step_by((items.len() / 128).max(1)) {
+        let mut x = x;
+        while x != 0 {
+            in_items[x.trailing_zeros() as usize] += 1;
+            x &= x - 1;
+        }
+    }
+    for &x in patterns.iter().step_by((patterns.len() / 128).max(1)) {
+        let mut x = x;
+        while x != 0 {
+            in_patterns[x.trailing_zeros() as usize] += 1;
+            x &= x - 1;
+        }
+    }
+    let mut by_score: Vec<(u64, u32)> = (0..bits)
+        .map(|b| {
+            (
+                in_items[b as usize] as u64 * in_patterns[b as usize] as u64,
+                b,
+            )
+        })
+        .collect();
+    by_score.sort_unstable_by(|a, b| b.cmp(a));
+    let cut: Vec<u32> = by_score[..k].iter().map(|&(_, b)| b).collect();
+    let parts = 1usize << k;
+    // Counting sorts of both sides by their code.
+    let mut codes = std::mem::take(&mut scratch.codes);
+    let mut split = |keys: &[u64], out: &mut Vec<u64>, starts: &mut [usize; 1 << MAX_CUT | 1]| {
+        let mut sizes = [0usize; 1 << MAX_CUT];
+        codes.clear();
+        codes.extend(keys.iter().map(|&x| cut_code(x, &cut) as u8));
+        for &c in codes.iter() {
+            sizes[c as usize] += 1;
+        }
+        let mut sum = 0;
+        for c in 0..parts {
+            starts[c] = sum;
+            sum += sizes[c];
+        }
+        starts[parts] = sum;
+        let mut cursor = *starts;
+        out.clear();
+        out.resize(keys.len(), 0);
+        for (&x, &c) in keys.iter().zip(codes.iter()) {
+            out[cursor[c as usize]] = x;
+            cursor[c as usize] += 1;
+        }
+    };
+    let mut item_starts = [0usize; 1 << MAX_CUT | 1];
+    let mut pattern_starts = [0usize; 1 << MAX_CUT | 1];
+    let mut sorted_items = std::mem::take(&mut scratch.sorted_items);
+    let mut sorted_patterns = std::mem::take(&mut scratch.sorted_patterns);
+    split(items, &mut sorted_items, &mut item_starts);
+    split(patterns, &mut sorted_patterns, &mut pattern_starts);
+    let mut total = 0;
+    let mut gathered = std::mem::take(&mut scratch.gathered);
+    for y in 0..parts {
+        let group = &sorted_patterns[pattern_starts[y]..pattern_starts[y + 1]];
+        if group.is_empty() {
+            continue;
+        }
+        // The items that can meet this part: codes without a bit of y.
+        gathered.clear();
+        for z in 0..parts {
+            if z & y == 0 {
+                gathered.extend_from_slice(&sorted_items[item_starts[z]..item_starts[z + 1]]);
+            }
+        }
+        total += match_group(&gathered, group, bits, &mut scratch.tables);
+    }
+    scratch.sorted_items = sorted_items;
+    scratch.sorted_patterns = sorted_patterns;
+    scratch.gathered = gathered;
+    scratch.codes = codes;
+    total
+}
+
+/// Buffers reused between units on one thread.
+#[derive(Default)]
+struct Scratch {
+    upper: Vec<u64>,
+    lower: Vec<u64>,
+    tables: Vec<[Set; 16]>,
+    sorted_items: Vec<u64>,
+    sorted_patterns: Vec<u64>,
+    gathered: Vec<u64>,
+    codes: Vec<u8>,
+}
+
+/// The number of solutions of `unit`, all of them: its upper halves from `upper`, its lower
+/// halves (mirror images of upper halves on the other columns) from `lower`.
+#[inline(always)]
+fn total_of(unit: &JoinUnit, upper: &Table, lower: &Table, scratch: &mut Scratch) -> u64 {
+    let n = unit.n as u32;
+    let full = u32::MAX >> (32 - n);
+    let odd = n % 2 == 1;
+    let mid_bit = if unit.middle == NO_MIDDLE {
+        0
+    } else {
+        1u32 << unit.middle
+    };
+    let ups = upper.of(unit.upper);
+    let lows = lower.of(full & !unit.upper & !mid_bit);
+    if ups.is_empty() || lows.is_empty() {
+        return 0;
+    }
+    scratch.upper.clear();
+    scratch
+        .upper
+        .extend(ups.iter().map(|&w| upper_key(n, full, odd, w)));
+    scratch.lower.clear();
+    scratch
+        .lower
+        .extend(lows.iter().map(|&w| lower_key(n, full, w)));
+    let mut upper = std::mem::take(&mut scratch.upper);
+    let mut lower = std::mem::take(&mut scratch.lower);
+    let total = if upper.len() <= lower.len() {
+        disjoint_pairs(&upper, &lower, 2 * n, scratch)
+    } else {
+        disjoint_pairs(&lower, &upper, 2 * n, scratch)
+    };
+    std::mem::swap(&mut scratch.upper, &mut upper);
+    std::mem::swap(&mut scratch.lower, &mut lower);
+    total
+}
+
+/// [`total_of`] compiled for `level` (or the best level below it the CPU has).
+fn total_at(
+    level: Level,
+    unit: &JoinUnit,
+    upper: &Table,
+    lower: &Table,
+    scratch: &mut Scratch,
+) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if level == Level::V4 && has_v4() {
+            #[allow(unsafe_code)]
+            // SAFETY: the CPU has every feature `total_v4` is compiled with (has_v4 was just
+            // checked at run time).
+            return unsafe { total_v4(unit, upper, lower, scratch) };
+        }
+        if level >= Level::V3 && has_v3() {
+            #[allow(unsafe_code)]
+            // SAFETY: the CPU has every feature `total_v3` is compiled with (has_v3 was just
+            // checked at run time).
+            return unsafe { total_v3(unit, upper, lower, scratch) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = level;
+    total_of(unit, upper, lower, scratch)
+}
+
+/// [`total_of`] for x86-64-v3: to be called only where the CPU has its features.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt,fma")]
+fn total_v3(unit: &JoinUnit, upper: &Table, lower: &Table, scratch: &mut Scratch) -> u64 {
+    total_of(unit, upper, lower, scratch)
+}
+
+/// [`total_of`] for x86-64-v4 with VPOPCNTDQ: to be called only where the CPU has them.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(
+    enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt,fma,avx512f,avx512vl,avx512bw,avx512dq,avx512cd,avx512vpopcntdq"
+)]
+fn total_v4(unit: &JoinUnit, upper: &Table, lower: &Table, scratch: &mut Scratch) -> u64 {
+    total_of(unit, upper, lower, scratch)
+}
+
+/// Whether the half turn maps the unit onto itself (only then can it hold solutions that the
+/// half turn fixes).
+fn half_turn_fixed(unit: &JoinUnit) -> bool {
+    let n = unit.n as u32;
+    let im = images(n, unit.upper, unit.middle);
+    im[3] == (unit.upper, unit.middle)
+}
+
+/// Finds the unit's solutions that the half turn fixes, records their classes in `counts`
+/// and returns how many there are. Such a solution is its upper half (and middle queen) plus
+/// that half turned, so a search over the upper half finds them all.
+fn classify_symmetric(unit: &JoinUnit, counts: &mut UnitCounts) -> u64 {
+    let n = unit.n as usize;
+    let h = n / 2;
+    let mut board = [0u8; 32];
+    let mut found = 0;
+    if unit.middle != NO_MIDDLE {
+        board[h] = unit.middle;
+    }
+    fn go(
+        n: usize,
+        r: usize,
+        h: usize,
+        upper: u32,
+        board: &mut [u8; 32],
+        counts: &mut UnitCounts,
+        found: &mut u64,
+    ) {
+        if r == h {
+            for i in 0..h {
+                board[n - 1 - i] = (n - 1) as u8 - board[i];
+            }
+            *found += 1;
+            let class = 8 / stabilizer_order(n, board);
+            counts.found[class.trailing_zeros() as usize] += 1;
+            return;
+        }
+        let attacks = |(r1, c1): (i32, i32), (r2, c2): (i32, i32)| {
+            c1 == c2 || (c1 - c2).abs() == (r1 - r2).abs()
+        };
+        let m = n as i32 - 1;
+        let mut free = upper;
+        while free != 0 {
+            let c = free.trailing_zeros() as i32;
+            free &= free - 1;
+            let q = (r as i32, c);
+            let image = (m - r as i32, m - c);
+            // Against the queens above, their images, the middle queen and its own image
+            // (a clash between two images is one between the queens they come from).
+            let clash = (0..r).any(|i| {
+                let p = (i as i32, board[i] as i32);
+                attacks(q, p) || attacks(q, (m - p.0, m - p.1))
+            }) || (n % 2 == 1 && attacks(q, (h as i32, board[h] as i32)))
+                || attacks(q, image);
+            if clash {
+                continue;
+            }
+            board[r] = c as u8;
+            go(n, r + 1, h, upper, board, counts, found);
+        }
+    }
+    go(n, 0, h, unit.upper, &mut board, counts, &mut found);
+    found
+}
+
+/// Counts one unit's solutions by the size of their class.
+fn count_unit_with(
+    level: Level,
+    unit: &JoinUnit,
+    upper: &Table,
+    lower: &Table,
+    scratch: &mut Scratch,
+) -> UnitCounts {
+    let mut counts = UnitCounts::default();
+    let total = total_at(level, unit, upper, lower, scratch);
+    let symmetric = if half_turn_fixed(unit) {
+        classify_symmetric(unit, &mut counts)
+    } else {
+        0
+    };
+    counts.found[3] += total - symmetric;
+    counts
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+}
+
+/// The default memory for the half tables of one batch, in MiB (`QUEENS_JOIN_MIB` sets it).
+pub(crate) const DEFAULT_TABLE_MIB: u64 = 2048;
+
+/// The memory budget of one batch's half tables, in bytes.
+pub(crate) fn table_budget() -> u64 {
+    let mib = std::env::var("QUEENS_JOIN_MIB")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|&m| m > 0)
+        .unwrap_or(DEFAULT_TABLE_MIB);
+    mib << 20
+}
+
+/// The largest board the join counts (its tables are indexed by column set).
+pub(crate) const MAX_JOIN_N: u32 = 21;
+
+/// Counts every unit of the join for board size `n` (`applies(n)`), calling `on_done` with
+/// each finished unit on the calling thread. Returns the number of units counted and in all.
+/// The units are counted context by context (middle queen) and, within one, batch by batch:
+/// a batch is the units whose column sets meet a fixed set `M` of central columns in `P` or
+/// in its complement `M \ P`, and its tables hold only the halves it needs, so memory stays
+/// under [`table_budget`] whatever `n` (the smallest `M` that fits is chosen from exact
+/// counts of the halves).
+pub(crate) fn count_all(
+    n: u32,
+    budget: u64,
+    workers: &Workers,
+    options: &Options,
+    deadline: &Deadline,
+    mut on_done: impl FnMut(&JoinUnit, &UnitCounts),
+) -> (u64, u64) {
+    let units = join_units(n);
+    let total_units = units.len() as u64;
+    let mut done = 0u64;
+    let level = Level::current();
+    let h = n / 2;
+    let full = u32::MAX >> (32 - n);
+    let odd = n % 2 == 1;
+    let mut progress = WorkProgress {
+        done: 0,
+        total: total_units,
+        done_work: 0.0,
+        total_work: total_units as f64,
+    };
+    // The batches' runs report nothing themselves: progress counts over all the units.
+    let quiet = Options {
+        progress: None,
+        work_progress: None,
+        ..options.clone()
+    };
+    let mut rest: &[JoinUnit] = &units;
+    while let Some(first) = rest.first() {
+        let middle = first.middle;
+        let here = rest.iter().take_while(|u| u.middle == middle).count();
+        let (context, later) = rest.split_at(here);
+        rest = later;
+        let mid_bit = if middle == NO_MIDDLE {
+            0
+        } else {
+            1u32 << middle
+        };
+        let mut fixed = [0u32; 32];
+        if middle != NO_MIDDLE {
+            let c = middle as i32;
+            for (r, f) in fixed.iter_mut().enumerate().take(n as usize) {
+                let d = r as i32 - h as i32;
+                for col in [c - d, c + d] {
+                    if (0..n as i32).contains(&col) {
+                        *f |= 1 << col;
+                    }
+                }
+            }
+        }
+        let walk = |forbidden: u32, mask: u32, part: u32| Upper {
+            n,
+            h,
+            full,
+            fixed: &fixed,
+            forbidden: forbidden | mid_bit,
+            mask,
+            part,
+            odd,
+        };
+        if deadline.reached() {
+            break;
+        }
+        // Exact counts of the halves by column set.
+        let mut counts = vec![0u32; 1 << n];
+        count_halves(level, &walk(0, 0, 0), &mut counts);
+        let batch_cols = choose_batch_columns(n, middle, &counts, budget);
+        let m = batch_cols.count_ones();
+        for p in 0..1u32 << m {
+            let part = deposit(p, batch_cols);
+            let other = batch_cols & !part;
+            if other < part || deadline.reached() {
+                continue;
+            }
+            let members: Vec<JoinUnit> = context
+                .iter()
+                .filter(|u| u.upper & batch_cols == part || u.upper & batch_cols == other)
+                .copied()
+                .collect();
+            if members.is_empty() {
+                continue;
+            }
+            let build = |part: u32| {
+                let mut offsets = vec![0u32; (1 << n) + 1];
+                let mut sum = 0u32;
+                for (s, &c) in counts.iter().enumerate() {
+                    offsets[s] = sum;
+                    if s as u32 & batch_cols == part {
+                        sum += c;
+                    }
+                }
+                offsets[1 << n] = sum;
+                let mut words = vec![0u64; sum as usize];
+                fill_table(
+                    level,
+                    n,
+                    &walk(batch_cols & !part, batch_cols, part),
+                    &offsets,
+                    &mut words,
+                );
+                Table { offsets, words }
+            };
+            let table_p = build(part);
+            let table_o = if other == part {
+                None
+            } else {
+                Some(build(other))
+            };
+            let table_o = table_o.as_ref().unwrap_or(&table_p);
+            let count_one = |u: &JoinUnit, d: &Deadline| {
+                if d.reached() {
+                    return None;
+                }
+                let (up, low) = if u.upper & batch_cols == part {
+                    (&table_p, table_o)
+                } else {
+                    (table_o, &table_p)
+                };
+                Some(SCRATCH.with(|s| count_unit_with(level, u, up, low, &mut s.borrow_mut())))
+            };
+            let finished = workers.run(&members, &quiet, deadline, count_one, |batch| {
+                for (i, c) in batch {
+                    on_done(&members[i], &c);
+                    done += 1;
+                    progress.done += 1;
+                    progress.done_work += 1.0;
+                }
+                options.report(done, total_units);
+                options.report_work(progress);
+                Ok::<(), Infallible>(())
+            });
+            if let Err(never) = finished {
+                match never {}
+            }
+        }
+    }
+    (done, total_units)
+}
+
+/// The batch columns for one context: the fewest central columns (the middle one left out)
+/// such that every batch's two tables fit in `budget` bytes.
+fn choose_batch_columns(n: u32, middle: u8, counts: &[u32], budget: u64) -> u32 {
+    let mid_bit = if middle == NO_MIDDLE {
+        0
+    } else {
+        1u32 << middle
+    };
+    // Columns from the centre outwards.
+    let mut order: Vec<u32> = (0..n).filter(|&c| mid_bit >> c & 1 == 0).collect();
+    order.sort_by_key(|&c| ((2 * c as i32 - (n as i32 - 1)).abs(), c));
+    let mut mask = 0u32;
+    for &next in std::iter::once(&u32::MAX).chain(order.iter()) {
+        if next != u32::MAX {
+            mask |= 1 << next;
+        }
+        let m = mask.count_ones();
+        let mut size = vec![0u64; 1 << m];
+        for (s, &c) in counts.iter().enumerate() {
+            if c != 0 {
+                size[extract(s as u32, mask) as usize] += c as u64;
+            }
+        }
+        let worst = (0..1usize << m)
+            .map(|p| size[p] + size[!p & ((1 << m) - 1)])
+            .max()
+            .unwrap_or(0);
+        // Words plus the two offset arrays of each table.
+        if worst * 8 + 2 * 8 * (1u64 << n) <= budget || m >= 12 {
+            return mask;
+        }
+    }
+    mask
+}
+
+/// The bits of `x` at the set bits of `mask`, packed low.
+fn extract(x: u32, mask: u32) -> u32 {
+    let (mut out, mut i, mut m) = (0, 0, mask);
+    while m != 0 {
+        let bit = m & m.wrapping_neg();
+        if x & bit != 0 {
+            out |= 1 << i;
+        }
+        i += 1;
+        m ^= bit;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::count::Tally;
+
+    /// A000170 and A002562 for N = 1..=14.
+    const SOLUTIONS: [u128; 14] = [
+        1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596,
+    ];
+    const UNIQUE: [u128; 14] = [1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752];
+
+    /// Counts by the join with the given table budget, and the counts of every unit.
+    fn join_count(n: u32, budget: u64, threads: usize) -> (Tally, Vec<(JoinUnit, UnitCounts)>) {
+        let options = Options::with_threads(threads);
+        let workers = Workers::new(threads);
+        let mut tally = Tally::default();
+        let mut seen = Vec::new();
+        let (done, total) = count_all(n, budget, &workers, &options, &Deadline::never(), |u, c| {
+            tally.add_orbit(u.orbit, c);
+            seen.push((*u, *c));
+        });
+        assert_eq!(done, total);
+        (tally, seen)
+    }
+
+    #[test]
+    fn join_counts_match_oeis_with_any_batching() {
+        for n in 4..=14u32 {
+            let i = n as usize - 1;
+            // The default budget (no batches) and a tiny one (the most batches).
+            for budget in [DEFAULT_TABLE_MIB << 20, 1] {
+                for threads in [1, 2] {
+                    let (tally, _) = join_count(n, budget, threads);
+                    assert_eq!(tally.solutions, SOLUTIONS[i], "N = {n}, budget {budget}");
+                    assert_eq!(tally.unique(), UNIQUE[i], "N = {n}, budget {budget}");
+                }
+            }
+        }
+    }
+
+    /// Every solution of the board by a plain search, with its class size.
+    fn all_solutions(n: usize) -> Vec<([u8; 32], usize)> {
+        fn go(n: usize, r: usize, board: &mut [u8; 32], out: &mut Vec<([u8; 32], usize)>) {
+            if r == n {
+                out.push((*board, 8 / stabilizer_order(n, board)));
+                return;
+            }
+            for c in 0..n as u8 {
+                let clash = (0..r)
+                    .any(|i| board[i] == c || (board[i] as i32 - c as i32).abs() == (r - i) as i32);
+                if !clash {
+                    board[r] = c;
+                    go(n, r + 1, board, out);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        go(n, 0, &mut [0; 32], &mut out);
+        out
+    }
+
+    /// Each unit's counts equal those of a plain search restricted to the unit (the upper
+    /// half on its columns, its middle queen), class by class, and the orbits add up.
+    #[test]
+    fn every_unit_matches_the_plain_search() {
+        for n in 4..=10u32 {
+            let solutions = all_solutions(n as usize);
+            let (_, seen) = join_count(n, 1, 2);
+            let h = n as usize / 2;
+            for (unit, counts) in &seen {
+                let mut expected = UnitCounts::default();
+                for (board, class) in &solutions {
+                    let upper = board[..h].iter().fold(0u32, |s, &c| s | 1 << c);
+                    let middle_ok = unit.middle == NO_MIDDLE || board[h] == unit.middle;
+                    if upper == unit.upper && middle_ok {
+                        expected.found[class.trailing_zeros() as usize] += 1;
+                    }
+                }
+                assert_eq!(*counts, expected, "N = {n}, {unit:?}");
+            }
+            // The units' classes cover every column set once.
+            let orbits: u64 = seen.iter().map(|(u, _)| u.orbit as u64).sum();
+            let middles = if n % 2 == 1 { n as u64 } else { 1 };
+            let sets = (0..1u64 << (n - (n % 2)))
+                .filter(|s| s.count_ones() == h as u32)
+                .count();
+            assert_eq!(orbits, middles * sets as u64, "N = {n}");
+        }
+    }
+
+    /// A small deterministic generator (xorshift).
+    fn keys(seed: &mut u64, len: usize, bits: u32, density: u32) -> Vec<u64> {
+        (0..len)
+            .map(|_| {
+                let mut k = 0u64;
+                for b in 0..bits {
+                    *seed ^= *seed << 13;
+                    *seed ^= *seed >> 7;
+                    *seed ^= *seed << 17;
+                    if *seed % 100 < density as u64 {
+                        k |= 1 << b;
+                    }
+                }
+                k
+            })
+            .collect()
+    }
+
+    /// The sieved, bit-sliced matcher counts the same pairs as the plain loop, on random keys
+    /// of every size class (plain, one block, many blocks, sieved with 1 to 4 cut bits).
+    #[test]
+    fn matcher_counts_like_the_plain_loop() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut scratch = Scratch::default();
+        for &(items, patterns) in &[
+            (0, 10),
+            (10, 0),
+            (5, 700),
+            (100, 50),
+            (100, 600),
+            (300, 2100),
+            (70, 5000),
+            (900, 9000),
+            (2000, 17000),
+        ] {
+            for &(bits, density) in &[(8, 20), (36, 15), (42, 12), (64, 6)] {
+                let a = keys(&mut seed, items, bits, density);
+                let b = keys(&mut seed, patterns, bits, density);
+                let expected = disjoint_pairs_plain(&a, &b);
+                assert_eq!(
+                    disjoint_pairs(&a, &b, bits, &mut scratch),
+                    expected,
+                    "{items} x {patterns}, {bits} bits"
+                );
+                assert_eq!(
+                    match_group(&a, &b, bits, &mut scratch.tables),
+                    expected,
+                    "{items} x {patterns}, {bits} bits"
+                );
+            }
+        }
+    }
+
+    /// Every supported level's copies give the same counts.
+    #[test]
+    fn every_level_counts_the_same() {
+        let units = join_units(11);
+        for level in Level::ALL.into_iter().filter(|l| l.supported()) {
+            let mut counts = vec![0u32; 1 << 11];
+            let fixed = [0u32; 32];
+            let walk = Upper {
+                n: 10,
+                h: 5,
+                full: (1 << 10) - 1,
+                fixed: &fixed,
+                forbidden: 0,
+                mask: 0,
+                part: 0,
+                odd: false,
+            };
+            count_halves(level, &walk, &mut counts[..1 << 10]);
+            let mut base = vec![0u32; 1 << 10];
+            count_halves_with(&walk, &mut base);
+            assert_eq!(&counts[..1 << 10], &base[..], "{level:?}");
+        }
+        assert!(!units.is_empty());
+    }
+}
