@@ -17,6 +17,7 @@ use crate::board::Square;
 pub use crate::problem::{Move, Position};
 
 mod fallback;
+mod lagrange;
 mod search;
 mod stays;
 mod targets;

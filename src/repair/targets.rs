@@ -219,7 +219,7 @@ pub(crate) fn cheapest(
     parallel: bool,
     report: Report,
 ) -> Cheapest {
-    let ctx = Context::new(n, queens);
+    let mut ctx = Context::new(n, queens);
     if n <= LISTED_UP_TO {
         let f = search_capped(&ctx, 2 * n as u32, Mode::Best, deadline, u64::MAX);
         let best = f.solutions.into_iter().next();
@@ -253,6 +253,13 @@ pub(crate) fn cheapest(
     report(lower, current.0);
     seeded(&ctx, &mut current, alpha, deadline, parallel);
     report(lower, current.0);
+    if !deadline.reached() {
+        let priced = ctx.tighten(current.0);
+        if priced > lower {
+            lower = priced;
+            report(lower, current.0);
+        }
+    }
     improve(&ctx, &mut current, lower, deadline, parallel, report, 0);
     // With a time limit and a wide gap on a big board, the passes are unlikely to close it:
     // the neighbourhood search goes on (fresh neighbourhoods) until `primal_until`.
@@ -550,6 +557,8 @@ pub(crate) struct Context<'a> {
     row_queens: [u64; 64],
     /// The default row order: rows holding more queens first, then the empty rows.
     order: Vec<u8>,
+    /// The Lagrangian bound and its per-square rises ([`super::lagrange`]), once computed.
+    duals: Option<super::lagrange::Duals>,
 }
 
 impl<'a> Context<'a> {
@@ -565,6 +574,7 @@ impl<'a> Context<'a> {
                 hits: Vec::new(),
                 row_queens: [0; 64],
                 order: (0..n as u8).collect(),
+                duals: None,
             };
         }
         let mut qindex = vec![u8::MAX; n * n];
@@ -597,9 +607,22 @@ impl<'a> Context<'a> {
             hits,
             row_queens,
             order,
+            duals: None,
         }
     }
+
+    /// Computes the Lagrangian bound (aimed at `upper`, a known cost) for the searches that
+    /// follow, and returns it.
+    pub(crate) fn tighten(&mut self, upper: u32) -> u32 {
+        let duals = super::lagrange::bound(self.n, self.queens, upper, LAGRANGE_STEPS);
+        let moves = duals.moves(0);
+        self.duals = Some(duals);
+        moves
+    }
 }
+
+/// Subgradient steps allowed to the Lagrangian bound.
+const LAGRANGE_STEPS: u32 = 1_000;
 
 /// Solutions of cost at most `limit` from `queens` (see [`Mode`]). With `parallel`, modes
 /// [`Mode::First`] and [`Mode::All`] split the search by the column of the first row and run
@@ -899,8 +922,11 @@ impl Dfs<'_> {
         live.live_cols = count(&live.col_live);
         live.live_diags = count(&live.diag_live);
         live.live_antis = count(&live.anti_live);
-        if live.bound(n) <= self.limit && self.stays_fit(&live) {
-            self.row(0, &live, 0, 0, 0);
+        if live.bound(n) <= self.limit
+            && self.stays_fit(&live)
+            && self.priced_fit(0, 0, None).is_some()
+        {
+            self.row(0, &live, 0, 0, 0, 0);
         }
     }
 
@@ -916,6 +942,77 @@ impl Dfs<'_> {
         }
         let mut budget = STAY_BRANCHES;
         super::stays::at_least(&self.ctx.adj, live.set, need, &mut budget)
+    }
+
+    /// Whether the Lagrangian bound allows the limit when the placed rows add `extra` and each
+    /// row after `depth` takes its cheapest square still free (`used`; all rows when `None`):
+    /// `None` when it does not, else the position in `order` of the row with the fewest squares
+    /// the bound still allows (`None` inside when there are no prices).
+    fn priced_fit(&self, depth: usize, extra: i64, used: Option<&Used>) -> Option<Option<usize>> {
+        let Some(duals) = self.ctx.duals.as_ref().filter(|_| !self.plain) else {
+            return Some(None);
+        };
+        let slack = duals.slack(self.limit);
+        if extra > slack {
+            return None;
+        }
+        let Some(used) = used else {
+            return Some(None);
+        };
+        let n = self.ctx.n;
+        let mut total = extra;
+        let mut least = [0i64; 64];
+        let mut free = [0u64; 64];
+        for j in depth + 1..n {
+            let r = self.order[j] as usize;
+            let f = !used.cols
+                & !((used.diags >> r) as u64).reverse_bits_n(n)
+                & !((used.antis >> r) as u64)
+                & self.allowed[r]
+                & mask(n);
+            let mut low = i64::MAX;
+            let mut bits = f;
+            while bits != 0 {
+                let c = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                low = low.min(duals.extra[r * n + c]);
+            }
+            if low == i64::MAX {
+                return None;
+            }
+            least[j] = low;
+            free[j] = f;
+            total += low;
+            if total > slack {
+                return None;
+            }
+        }
+        // A square of row j is allowed when it fits with every other row at its cheapest.
+        let room = slack - total;
+        let mut pick = None;
+        let mut fewest = u32::MAX;
+        for j in depth + 1..n {
+            let r = self.order[j] as usize;
+            let mut k = 0;
+            let mut bits = free[j];
+            while bits != 0 {
+                let c = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if duals.extra[r * n + c] - least[j] <= room {
+                    k += 1;
+                }
+            }
+            if k < fewest {
+                fewest = k;
+                pick = Some(j);
+            }
+        }
+        // Only a row left with one allowed square goes first (a wider choice of row order
+        // measured no better than the fixed one).
+        if fewest > 1 {
+            pick = None;
+        }
+        Some(pick)
     }
 
     /// Forward checking: `None` when some row after `depth` has no free square left or some
@@ -950,7 +1047,7 @@ impl Dfs<'_> {
     }
 
     /// Places the row `order[depth]` given the live counts of the rows placed before.
-    fn row(&mut self, depth: usize, live: &Live, cm: u64, dm: u128, am: u128) {
+    fn row(&mut self, depth: usize, live: &Live, cm: u64, dm: u128, am: u128, extra: i64) {
         if self.stopped {
             return;
         }
@@ -1092,14 +1189,19 @@ impl Dfs<'_> {
                     }
                 }
             }
+            let extra = extra + ctx.duals.as_ref().map_or(0, |d| d.extra[row * n + c]);
             if next.bound(n) <= self.limit {
-                if let Some(j) = self.fillable(depth, &used) {
+                let fits = self
+                    .fillable(depth, &used)
+                    .and_then(|j| Some((j, self.priced_fit(depth, extra, Some(&used))?)));
+                if let Some((j, pick)) = fits {
+                    let j = pick.unwrap_or(j);
                     if self.stays_fit(&next) {
                         self.cols[row] = c as u8;
                         if j < n {
                             self.order.swap(depth + 1, j);
                         }
-                        self.row(depth + 1, &next, used.cols, used.diags, used.antis);
+                        self.row(depth + 1, &next, used.cols, used.diags, used.antis, extra);
                         if j < n {
                             self.order.swap(depth + 1, j);
                         }
@@ -1183,6 +1285,8 @@ mod tests {
             let queens = random_queens(n, 0xAB5 + k as u64);
             let plain = plain_minimum(n, &queens);
             assert!(root_bound(n, &queens) <= plain);
+            let mut ctx = Context::new(n, &queens);
+            assert!(ctx.tighten(plain) <= plain);
             let got = cheapest(n, &queens, &Deadline::never(), None, k % 2 == 0, &|_, _| {});
             assert!(got.complete);
             assert_eq!(got.best.unwrap().0, plain, "n = {n}, board {k}");
