@@ -7,6 +7,7 @@
 
 use super::plan::{parse_shard, plan_or_fail};
 use super::progress::Progress;
+use super::Status;
 use super::{emit, Failure, EXIT_INTERRUPTED, EXIT_NO_ANSWER};
 use clap::Args;
 use queens::format::scale::{notes_text, run_json, run_text, RunPlace};
@@ -14,7 +15,6 @@ use queens::scale::{LedgerError, RunReport, Shard, WorkPlan};
 use queens::schedule::thread_count;
 use queens::Options;
 use std::path::PathBuf;
-use super::Status;
 use std::sync::Arc;
 use std::time::Instant;
 

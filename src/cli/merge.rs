@@ -1,12 +1,12 @@
 //! `queens merge LEDGER...`: checks ledgers against the plan and prints the total, or exactly
 //! what is missing or inconsistent (exit 1).
 
+use super::Status;
 use super::{emit, Failure, EXIT_NO_ANSWER};
 use clap::Args;
 use queens::format::scale::{guard_merge_json, guard_merge_text, merge_json, merge_text, Verdict};
 use queens::scale::{merge, plan_for_job, read_contents, GuardPlan, Job};
 use std::path::PathBuf;
-use super::Status;
 
 /// Arguments of `queens merge`.
 #[derive(Args, Debug)]

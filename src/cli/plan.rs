@@ -1,6 +1,7 @@
 //! `queens plan N`: the independent work units of `queens count N`, heaviest first; `queens
 //! plan guard --full N --queens K`: those of the refutation "K queens cannot guard N x N".
 
+use super::Status;
 use super::{emit, parse_seconds, parse_threads, solver_options, Failure};
 use clap::{Args, Subcommand};
 use queens::format::scale::{estimate_json, estimate_text, plan_json, plan_text, Projection};
@@ -8,7 +9,6 @@ use queens::guard::{GuardError, MarkGrid, Rule};
 use queens::scale::estimate::{count_sample, sample};
 use queens::scale::{plan_for, GuardPlan, Shard, WorkPlan};
 use queens::schedule::thread_count;
-use super::Status;
 use std::time::{Duration, Instant};
 
 /// The library's plan for `n` ([`queens::scale::plan_for`]), or bad input (exit 2).
@@ -149,11 +149,7 @@ pub fn run(args: &PlanArgs) -> Result<Status, Failure> {
 }
 
 /// `queens plan N --estimate`: counts the sample and prints the projection.
-fn estimate(
-    args: &PlanListing,
-    plan: &dyn WorkPlan,
-    started: Instant,
-) -> Result<Status, Failure> {
+fn estimate(args: &PlanListing, plan: &dyn WorkPlan, started: Instant) -> Result<Status, Failure> {
     let plan_seconds = started.elapsed().as_secs_f64();
     let chosen = sample(plan, args.sample);
     let options = solver_options(args.threads, Some(args.time_limit));
