@@ -11,9 +11,10 @@
 
 use super::checksum::checksum_words;
 use super::plan::{
-    range_checksum, GuardJob, Job, PlannedUnit, UnitCount, UnitSpec, WorkPlan, BATCH_UNITS,
+    equal_work, equal_work_batches, listed_range_checksums, GuardJob, Job, PlannedUnit, UnitCount,
+    UnitSpec, WorkPlan,
 };
-use super::shard::{in_shard, Shard};
+use super::shard::Shard;
 use crate::board::Square;
 use crate::guard::units::{default_depth, RefutationUnits};
 use crate::guard::{GuardError, MarkGrid, Rule};
@@ -161,14 +162,7 @@ impl WorkPlan for GuardPlan {
     }
 
     fn range_checksums(&self, ranges: &[(u64, u64)]) -> Vec<Option<u64>> {
-        ranges
-            .iter()
-            .map(|&(first, last)| {
-                let (first, last) = (usize::try_from(first).ok()?, usize::try_from(last).ok()?);
-                (first <= last && last < self.specs.len())
-                    .then(|| range_checksum(&self.specs[first..=last]))
-            })
-            .collect()
+        listed_range_checksums(&self.specs, ranges)
     }
 
     /// In id order (depth-first order of the search), every unit's work 1: the units have no
@@ -178,20 +172,11 @@ impl WorkPlan for GuardPlan {
         shard: Option<Shard>,
         batch: &mut dyn FnMut(Vec<PlannedUnit>) -> bool,
     ) {
-        let ids: Vec<PlannedUnit> = (0..self.specs.len() as u64)
-            .filter(|&id| in_shard(shard, id))
-            .map(|id| PlannedUnit { id, work: 1.0 })
-            .collect();
-        for chunk in ids.chunks(BATCH_UNITS) {
-            if !batch(chunk.to_vec()) {
-                return;
-            }
-        }
+        equal_work_batches(self.specs.len() as u64, shard, batch);
     }
 
     fn estimated_work(&self, shard: Option<Shard>) -> f64 {
-        let units = self.specs.len() as u64;
-        shard.map_or(units, |s| s.size(units)) as f64
+        equal_work(self.specs.len() as u64, shard)
     }
 
     fn count_unit(&self, id: u64) -> UnitCount {

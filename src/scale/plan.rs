@@ -190,6 +190,43 @@ pub fn range_checksum(units: &[UnitSpec]) -> u64 {
     checksum_words(units.iter().flat_map(|u| [u.id, u.checksum]))
 }
 
+/// For plans that list their units: the checksums of the id ranges `first..=last`, `None` for
+/// a range outside the plan.
+pub(crate) fn listed_range_checksums(
+    specs: &[UnitSpec],
+    ranges: &[(u64, u64)],
+) -> Vec<Option<u64>> {
+    ranges
+        .iter()
+        .map(|&(first, last)| {
+            let (first, last) = (usize::try_from(first).ok()?, usize::try_from(last).ok()?);
+            (first <= last && last < specs.len()).then(|| range_checksum(&specs[first..=last]))
+        })
+        .collect()
+}
+
+/// For plans whose `units` all weigh 1: the shard's ids in order, in batches.
+pub(crate) fn equal_work_batches(
+    units: u64,
+    shard: Option<Shard>,
+    batch: &mut dyn FnMut(Vec<PlannedUnit>) -> bool,
+) {
+    let ids: Vec<PlannedUnit> = (0..units)
+        .filter(|&id| in_shard(shard, id))
+        .map(|id| PlannedUnit { id, work: 1.0 })
+        .collect();
+    for chunk in ids.chunks(BATCH_UNITS) {
+        if !batch(chunk.to_vec()) {
+            return;
+        }
+    }
+}
+
+/// For plans whose `units` all weigh 1: the shard's work.
+pub(crate) fn equal_work(units: u64, shard: Option<Shard>) -> f64 {
+    shard.map_or(units, |s| s.size(units)) as f64
+}
+
 /// Checksum of a whole plan ([`WorkPlan::checksum`]).
 pub fn plan_checksum(plan: &dyn WorkPlan) -> u64 {
     plan.checksum()
@@ -270,14 +307,7 @@ where
     }
 
     fn range_checksums(&self, ranges: &[(u64, u64)]) -> Vec<Option<u64>> {
-        ranges
-            .iter()
-            .map(|&(first, last)| {
-                let (first, last) = (usize::try_from(first).ok()?, usize::try_from(last).ok()?);
-                (first <= last && last < self.specs.len())
-                    .then(|| range_checksum(&self.specs[first..=last]))
-            })
-            .collect()
+        listed_range_checksums(&self.specs, ranges)
     }
 
     fn for_each_batch(
@@ -285,20 +315,11 @@ where
         shard: Option<Shard>,
         batch: &mut dyn FnMut(Vec<PlannedUnit>) -> bool,
     ) {
-        let ids: Vec<PlannedUnit> = (0..self.specs.len() as u64)
-            .filter(|&id| in_shard(shard, id))
-            .map(|id| PlannedUnit { id, work: 1.0 })
-            .collect();
-        for chunk in ids.chunks(BATCH_UNITS) {
-            if !batch(chunk.to_vec()) {
-                return;
-            }
-        }
+        equal_work_batches(self.specs.len() as u64, shard, batch);
     }
 
     fn estimated_work(&self, shard: Option<Shard>) -> f64 {
-        let units = self.specs.len() as u64;
-        shard.map_or(units, |s| s.size(units)) as f64
+        equal_work(self.specs.len() as u64, shard)
     }
 
     fn count_unit(&self, id: u64) -> UnitCount {
