@@ -397,48 +397,41 @@ fn count_with_tables(items: &[u64], bits: u32, tables: &[[Set; 16]]) -> u64 {
     }
 }
 
-/// [`count_with_tables`] for `C` tables per block.
+/// [`count_with_tables`] for `C` tables per block (the block length known at compile time).
 #[inline(always)]
 fn count_with_chunks<const C: usize>(items: &[u64], tables: &[[Set; 16]]) -> u64 {
-    let mut total = 0u64;
-    for block in tables.chunks_exact(C) {
-        for &x in items {
-            let mut acc = block[0][(x & 15) as usize];
-            for (ch, table) in block.iter().enumerate().skip(1) {
-                let t = &table[(x >> (ch as u32 * CHUNK) & 15) as usize];
-                for w in 0..LANES {
-                    acc[w] &= t[w];
-                }
-            }
-            let mut here = 0u64;
-            for word in acc {
-                here += word.count_ones() as u64;
-            }
-            total += here;
-        }
-    }
-    total
+    tables
+        .chunks_exact(C)
+        .map(|block| count_block(items, block))
+        .sum()
 }
 
 /// [`count_with_tables`] for any number of tables per block.
 #[inline(always)]
 fn count_with_any(items: &[u64], chunks: usize, tables: &[[Set; 16]]) -> u64 {
+    tables
+        .chunks(chunks)
+        .map(|block| count_block(items, block))
+        .sum()
+}
+
+/// The patterns of one block of tables that each of `items` meets nowhere, summed over `items`.
+#[inline(always)]
+fn count_block(items: &[u64], block: &[[Set; 16]]) -> u64 {
     let mut total = 0u64;
-    for block in tables.chunks(chunks) {
-        for &x in items {
-            let mut acc = block[0][(x & 15) as usize];
-            for (ch, table) in block.iter().enumerate().skip(1) {
-                let t = &table[(x >> (ch as u32 * CHUNK) & 15) as usize];
-                for w in 0..LANES {
-                    acc[w] &= t[w];
-                }
+    for &x in items {
+        let mut acc = block[0][(x & 15) as usize];
+        for (ch, table) in block.iter().enumerate().skip(1) {
+            let t = &table[(x >> (ch as u32 * CHUNK) & 15) as usize];
+            for w in 0..LANES {
+                acc[w] &= t[w];
             }
-            let mut here = 0u64;
-            for word in acc {
-                here += word.count_ones() as u64;
-            }
-            total += here;
         }
+        let mut here = 0u64;
+        for word in acc {
+            here += word.count_ones() as u64;
+        }
+        total += here;
     }
     total
 }

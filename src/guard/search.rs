@@ -328,16 +328,7 @@ impl<const K: usize> Board<K> {
     /// The nodes two levels below the root (or shallower leaves), in depth-first order: the
     /// independent pieces of work of one level. `symmetric`: reduce the root by symmetry.
     fn tasks(&self, k: usize, symmetric: bool) -> Vec<Node<K>> {
-        let root = if symmetric {
-            self.root_children(k)
-        } else {
-            let root = Node {
-                queens: Vec::new(),
-                covered: Bits::EMPTY,
-                forbidden: Bits::EMPTY,
-            };
-            self.children(&root, k)
-        };
+        let root = self.first_level(k, symmetric);
         let mut tasks = Vec::new();
         for child in root {
             let r = k - 1;

@@ -46,41 +46,49 @@ fn clique_cover(adj: &[u64], set: u64) -> u32 {
     cliques
 }
 
-/// Whether `set` holds an independent set of `need` vertices. When more than `budget` branches
-/// would be needed it answers `true` (the caller only prunes on `false`, so the answer stays
-/// safe); `budget` counts down.
-pub(crate) fn at_least(adj: &[u64], set: u64, need: u32, budget: &mut u64) -> bool {
-    let mut set = set;
-    let mut need = need;
-    loop {
-        if need == 0 {
-            return true;
-        }
-        if set.count_ones() < need {
-            return false;
-        }
+/// Takes into the independent set, while `need` is above 0, every vertex of `set` with at most
+/// one neighbour left in `set` (some largest independent set holds it), removing it and that
+/// neighbour from `set`; stops early when fewer than `need` vertices are left. Returns the
+/// vertices taken.
+#[inline]
+fn take_forced(adj: &[u64], set: &mut u64, need: &mut u32) -> u64 {
+    let mut chosen = 0u64;
+    while *need > 0 && set.count_ones() >= *need {
         let mut taken = false;
-        let mut scan = set;
+        let mut scan = *set;
         while scan != 0 {
             let v = scan.trailing_zeros() as usize;
             scan &= scan - 1;
-            if set >> v & 1 == 0 {
+            if *set >> v & 1 == 0 {
                 continue;
             }
-            let around = adj[v] & set;
+            let around = adj[v] & *set;
             if around.count_ones() <= 1 {
-                set &= !(around | 1 << v);
-                scan &= set;
-                need -= 1;
+                *set &= !(around | 1 << v);
+                scan &= *set;
+                chosen |= 1 << v;
+                *need -= 1;
                 taken = true;
-                if need == 0 {
-                    return true;
+                if *need == 0 {
+                    return chosen;
                 }
             }
         }
         if !taken {
             break;
         }
+    }
+    chosen
+}
+
+/// Whether `set` holds an independent set of `need` vertices. When more than `budget` branches
+/// would be needed it answers `true` (the caller only prunes on `false`, so the answer stays
+/// safe); `budget` counts down.
+pub(crate) fn at_least(adj: &[u64], set: u64, need: u32, budget: &mut u64) -> bool {
+    let (mut set, mut need) = (set, need);
+    take_forced(adj, &mut set, &mut need);
+    if need == 0 {
+        return true;
     }
     if set.count_ones() < need || clique_cover(adj, set) < need {
         return false;
@@ -124,39 +132,10 @@ pub(crate) fn largest(adj: &[u64], set: u64) -> u32 {
 /// An independent subset of `set` with `need` vertices, if one is found within `budget`
 /// branches (`None`: there is none, or the budget ran out).
 pub(crate) fn find(adj: &[u64], set: u64, need: u32, budget: &mut u64) -> Option<u64> {
-    let mut set = set;
-    let mut need = need;
-    let mut chosen = 0u64;
-    loop {
-        if need == 0 {
-            return Some(chosen);
-        }
-        if set.count_ones() < need {
-            return None;
-        }
-        let mut taken = false;
-        let mut scan = set;
-        while scan != 0 {
-            let v = scan.trailing_zeros() as usize;
-            scan &= scan - 1;
-            if set >> v & 1 == 0 {
-                continue;
-            }
-            let around = adj[v] & set;
-            if around.count_ones() <= 1 {
-                set &= !(around | 1 << v);
-                scan &= set;
-                chosen |= 1 << v;
-                need -= 1;
-                taken = true;
-                if need == 0 {
-                    return Some(chosen);
-                }
-            }
-        }
-        if !taken {
-            break;
-        }
+    let (mut set, mut need) = (set, need);
+    let chosen = take_forced(adj, &mut set, &mut need);
+    if need == 0 {
+        return Some(chosen);
     }
     if set.count_ones() < need || clique_cover(adj, set) < need || *budget == 0 {
         return None;
