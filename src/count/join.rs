@@ -348,38 +348,59 @@ fn disjoint_pairs_plain(items: &[u64], patterns: &[u64]) -> u64 {
     total
 }
 
+/// Transposes the 64 x 64 bit matrix `m` (row `i`, bit `b`): afterwards bit `b` of `m[i]` is
+/// what bit `i` of `m[b]` was. Six rounds, each swapping the off-diagonal blocks of twice the
+/// size of the round before's.
+#[inline(always)]
+fn transpose64(m: &mut [u64; 64]) {
+    let mut j = 32usize;
+    let mut mask: u64 = 0x0000_0000_FFFF_FFFF;
+    while j != 0 {
+        for k in 0..64 {
+            if k & j == 0 {
+                let t = ((m[k] >> j) ^ m[k + j]) & mask;
+                m[k] ^= t << j;
+                m[k + j] ^= t;
+            }
+        }
+        j >>= 1;
+        mask ^= mask << j;
+    }
+}
+
 /// Sets the tables of the bit-sliced matcher for `patterns` (keys of at most `bits` bits):
 /// per block of [`BLOCK`] patterns, `chunks` tables of 16 sets, table `ch` entry `v` holding
-/// the members that have none of the bits `v << (CHUNK * ch)`.
+/// the members that have none of the bits `v << (CHUNK * ch)`. Each block is first transposed
+/// (one 512-bit set per key bit: the members without it), and each entry is then the
+/// intersection of one entry with fewer bits and one such set.
 #[inline(always)]
 fn build_tables(patterns: &[u64], bits: u32, tables: &mut Vec<[Set; 16]>) {
     let chunks = bits.div_ceil(CHUNK) as usize;
     tables.clear();
     for block in patterns.chunks(BLOCK) {
-        let base = tables.len();
-        tables.resize(base + chunks, [[0u64; LANES]; 16]);
-        let block_tables = &mut tables[base..];
-        // First entry `q` of table `ch`: the members whose bits at chunk `ch` are exactly `q`.
-        for (i, &p) in block.iter().enumerate() {
-            let (word, bit) = (i / 64, 1u64 << (i % 64));
-            for (ch, table) in block_tables.iter_mut().enumerate() {
-                table[(p >> (ch as u32 * CHUNK) & 15) as usize][word] |= bit;
+        let mut members: Set = [0; LANES];
+        let mut lacking = [[0u64; LANES]; 64];
+        for (w, rows) in block.chunks(64).enumerate() {
+            let mut m = [0u64; 64];
+            m[..rows.len()].copy_from_slice(rows);
+            transpose64(&mut m);
+            let valid = u64::MAX >> (64 - rows.len());
+            members[w] = valid;
+            for (k, lack) in lacking.iter_mut().enumerate().take(chunks * CHUNK as usize) {
+                lack[w] = valid & !m[k];
             }
         }
-        // Then entry `v` = the members whose bits there are a subset of the complement of
-        // `v` (a sum over subsets, bit by bit), which meet no bit of `v`.
-        for table in block_tables.iter_mut() {
-            for b in 0..CHUNK as usize {
-                for v in 0..16usize {
-                    if v >> b & 1 == 1 {
-                        let low = table[v ^ (1 << b)];
-                        for w in 0..LANES {
-                            table[v][w] |= low[w];
-                        }
-                    }
+        let base = tables.len();
+        tables.resize(base + chunks, [[0u64; LANES]; 16]);
+        for (ch, table) in tables[base..].iter_mut().enumerate() {
+            table[0] = members;
+            for v in 1..16usize {
+                let lack = &lacking[ch * CHUNK as usize + v.trailing_zeros() as usize];
+                let fewer = table[v & (v - 1)];
+                for w in 0..LANES {
+                    table[v][w] = fewer[w] & lack[w];
                 }
             }
-            table.reverse();
         }
     }
 }
@@ -1087,6 +1108,26 @@ mod tests {
                     expected,
                     "{items} x {patterns}, {bits} bits"
                 );
+            }
+        }
+    }
+
+    /// The bit transpose moves bit `b` of row `i` to bit `i` of row `b`.
+    #[test]
+    fn transpose_moves_every_bit() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut m = [0u64; 64];
+        for row in m.iter_mut() {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            *row = seed;
+        }
+        let before = m;
+        transpose64(&mut m);
+        for i in 0..64 {
+            for b in 0..64 {
+                assert_eq!(m[b] >> i & 1, before[i] >> b & 1, "row {i}, bit {b}");
             }
         }
     }
