@@ -149,7 +149,10 @@ impl Table {
 
 /// The walk over the upper rows `0..h` of one context, each queen on a column outside
 /// `forbidden`, not attacked by those above nor by `fixed[row]`; `leaf` hears the column set
-/// and word of every placement whose columns meet `mask` in exactly `part`.
+/// and word of every placement whose columns meet `mask` in exactly `part` and are `needed`.
+/// With `mirror` (for contexts that the left-right mirror maps onto themselves, and with no
+/// `mask`), only the placements whose first queen is in the left half are walked, and each
+/// stands for itself and its mirror image.
 struct Upper<'a> {
     n: u32,
     h: u32,
@@ -159,6 +162,9 @@ struct Upper<'a> {
     mask: u32,
     part: u32,
     odd: bool,
+    /// One bit per column set (empty: every set is needed).
+    needed: &'a [u64],
+    mirror: bool,
 }
 
 impl Upper<'_> {
@@ -181,19 +187,36 @@ impl Upper<'_> {
         let (mut cols, mut a, mut b) = (0u32, 0u32, 0u32);
         let mut row = 0usize;
         let mut free = self.free(0, cols, a, b);
+        if self.mirror {
+            free &= (1 << (self.n / 2)) - 1;
+        }
+        let needed = |c: u32| {
+            self.needed.is_empty() || self.needed[c as usize >> 6] >> (c & 63) & 1 == 1
+        };
         loop {
             if row == last {
                 while free != 0 {
                     let bit = free & free.wrapping_neg();
                     free ^= bit;
-                    if (cols | bit) & self.mask == self.part {
+                    let c = cols | bit;
+                    if c & self.mask == self.part {
                         let (na, nb) = (a | bit, b | bit);
                         let (na, nb) = if self.odd {
                             (na >> 1, (nb << 1) & self.full)
                         } else {
                             (na, nb)
                         };
-                        leaf(cols | bit, na as u64 | (nb as u64) << self.n);
+                        if needed(c) {
+                            leaf(c, na as u64 | (nb as u64) << self.n);
+                        }
+                        if self.mirror {
+                            // The mirror swaps the two kinds of diagonal.
+                            let m = mirror(self.n, c);
+                            if needed(m) {
+                                let (ma, mb) = (mirror(self.n, nb), mirror(self.n, na));
+                                leaf(m, ma as u64 | (mb as u64) << self.n);
+                            }
+                        }
                     }
                 }
             } else if free != 0 {
@@ -831,6 +854,15 @@ pub(crate) fn count_all(
                 }
             }
         }
+        // The column sets the context's units need: their upper and their lower columns.
+        let mut needed = vec![0u64; (1usize << n).div_ceil(64)];
+        for u in context {
+            for c in [u.upper, full & !u.upper & !mid_bit] {
+                needed[c as usize >> 6] |= 1 << (c & 63);
+            }
+        }
+        // The mirror maps the context onto itself (no middle queen, or the centre one).
+        let symmetric = middle == NO_MIDDLE || 2 * middle as u32 == n - 1;
         let walk = |forbidden: u32, mask: u32, part: u32| Upper {
             n,
             h,
@@ -840,11 +872,13 @@ pub(crate) fn count_all(
             mask,
             part,
             odd,
+            needed: &needed,
+            mirror: symmetric && mask == 0,
         };
         if deadline.reached() {
             break;
         }
-        // Exact counts of the halves by column set.
+        // Exact counts of the needed halves by column set.
         let mut counts = vec![0u32; 1 << n];
         count_halves(level, &walk(0, 0, 0), &mut counts);
         let batch_cols = choose_batch_columns(n, middle, &counts, budget);
@@ -1148,6 +1182,8 @@ mod tests {
                 mask: 0,
                 part: 0,
                 odd: false,
+                needed: &[],
+                mirror: false,
             };
             count_halves(level, &walk, &mut counts[..1 << 10]);
             let mut base = vec![0u32; 1 << 10];
