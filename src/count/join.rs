@@ -352,7 +352,11 @@ const BLOCK: usize = 512;
 /// 64-bit words per block.
 const LANES: usize = BLOCK / 64;
 /// Key bits per table (16 entries each).
-const CHUNK: u32 = 4;
+const CHUNK: u32 = 5;
+/// Entries per table.
+const ENTRIES: usize = 1 << CHUNK;
+/// The key bits of one chunk.
+const CHUNK_MASK: u64 = ENTRIES as u64 - 1;
 
 type Set = [u64; LANES];
 
@@ -397,7 +401,7 @@ fn transpose64(m: &mut [u64; 64]) {
 /// (one 512-bit set per key bit: the members without it), and each entry is then the
 /// intersection of one entry with fewer bits and one such set.
 #[inline(always)]
-fn build_tables(patterns: &[u64], bits: u32, tables: &mut Vec<[Set; 16]>) {
+fn build_tables(patterns: &[u64], bits: u32, tables: &mut Vec<[Set; ENTRIES]>) {
     let chunks = bits.div_ceil(CHUNK) as usize;
     tables.clear();
     for block in patterns.chunks(BLOCK) {
@@ -414,10 +418,10 @@ fn build_tables(patterns: &[u64], bits: u32, tables: &mut Vec<[Set; 16]>) {
             }
         }
         let base = tables.len();
-        tables.resize(base + chunks, [[0u64; LANES]; 16]);
+        tables.resize(base + chunks, [[0u64; LANES]; ENTRIES]);
         for (ch, table) in tables[base..].iter_mut().enumerate() {
             table[0] = members;
-            for v in 1..16usize {
+            for v in 1..ENTRIES {
                 let lack = &lacking[ch * CHUNK as usize + v.trailing_zeros() as usize];
                 let fewer = table[v & (v - 1)];
                 for w in 0..LANES {
@@ -430,9 +434,12 @@ fn build_tables(patterns: &[u64], bits: u32, tables: &mut Vec<[Set; 16]>) {
 
 /// The pairs of `items` with the patterns whose tables [`build_tables`] made.
 #[inline(always)]
-fn count_with_tables(items: &[u64], bits: u32, tables: &[[Set; 16]]) -> u64 {
+fn count_with_tables(items: &[u64], bits: u32, tables: &[[Set; ENTRIES]]) -> u64 {
     // A copy per table count of the sizes the join uses (N = 16..=21), fully unrolled.
     match bits.div_ceil(CHUNK) {
+        5 => count_with_chunks::<5>(items, tables),
+        6 => count_with_chunks::<6>(items, tables),
+        7 => count_with_chunks::<7>(items, tables),
         8 => count_with_chunks::<8>(items, tables),
         9 => count_with_chunks::<9>(items, tables),
         10 => count_with_chunks::<10>(items, tables),
@@ -443,37 +450,51 @@ fn count_with_tables(items: &[u64], bits: u32, tables: &[[Set; 16]]) -> u64 {
 
 /// [`count_with_tables`] for `C` tables per block (the block length known at compile time).
 #[inline(always)]
-fn count_with_chunks<const C: usize>(items: &[u64], tables: &[[Set; 16]]) -> u64 {
-    tables
-        .chunks_exact(C)
-        .map(|block| count_block(items, block))
-        .sum()
+fn count_with_chunks<const C: usize>(items: &[u64], tables: &[[Set; ENTRIES]]) -> u64 {
+    // Plain loops, not iterator adapters: their `fold` would be compiled apart from the
+    // instruction-set copy that calls it (and so without its vector instructions).
+    let mut total = 0;
+    let mut start = 0;
+    while start + C <= tables.len() {
+        total += count_block(items, &tables[start..start + C]);
+        start += C;
+    }
+    total
 }
 
 /// [`count_with_tables`] for any number of tables per block.
 #[inline(always)]
-fn count_with_any(items: &[u64], chunks: usize, tables: &[[Set; 16]]) -> u64 {
-    tables
-        .chunks(chunks)
-        .map(|block| count_block(items, block))
-        .sum()
+fn count_with_any(items: &[u64], chunks: usize, tables: &[[Set; ENTRIES]]) -> u64 {
+    let mut total = 0;
+    let mut start = 0;
+    while start < tables.len() {
+        let end = (start + chunks).min(tables.len());
+        total += count_block(items, &tables[start..end]);
+        start = end;
+    }
+    total
 }
 
 /// The patterns of one block of tables that each of `items` meets nowhere, summed over `items`.
 #[inline(always)]
-fn count_block(items: &[u64], block: &[[Set; 16]]) -> u64 {
+fn count_block(items: &[u64], block: &[[Set; ENTRIES]]) -> u64 {
     let mut total = 0u64;
-    for &x in items {
-        let mut acc = block[0][(x & 15) as usize];
-        for (ch, table) in block.iter().enumerate().skip(1) {
-            let t = &table[(x >> (ch as u32 * CHUNK) & 15) as usize];
+    let mut i = 0;
+    while i < items.len() {
+        let x = items[i];
+        i += 1;
+        let mut acc = block[0][(x & CHUNK_MASK) as usize];
+        let mut ch = 1;
+        while ch < block.len() {
+            let t = &block[ch][(x >> (ch as u32 * CHUNK) & CHUNK_MASK) as usize];
             for w in 0..LANES {
                 acc[w] &= t[w];
             }
+            ch += 1;
         }
         let mut here = 0u64;
-        for word in acc {
-            here += word.count_ones() as u64;
+        for w in 0..LANES {
+            here += acc[w].count_ones() as u64;
         }
         total += here;
     }
@@ -482,7 +503,7 @@ fn count_block(items: &[u64], block: &[[Set; 16]]) -> u64 {
 
 /// The pairs of `items` and `patterns` by the matcher, without sieving.
 #[inline(always)]
-fn match_group(items: &[u64], patterns: &[u64], bits: u32, tables: &mut Vec<[Set; 16]>) -> u64 {
+fn match_group(items: &[u64], patterns: &[u64], bits: u32, tables: &mut Vec<[Set; ENTRIES]>) -> u64 {
     if items.is_empty() || patterns.is_empty() {
         return 0;
     }
@@ -605,7 +626,7 @@ fn disjoint_pairs(items: &[u64], patterns: &[u64], bits: u32, scratch: &mut Scra
 struct Scratch {
     upper: Vec<u64>,
     lower: Vec<u64>,
-    tables: Vec<[Set; 16]>,
+    tables: Vec<[Set; ENTRIES]>,
     sorted_items: Vec<u64>,
     sorted_patterns: Vec<u64>,
     gathered: Vec<u64>,
