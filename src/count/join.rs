@@ -27,6 +27,7 @@ use crate::cpu::{has_v3, has_v4, Level};
 use crate::options::WorkProgress;
 use crate::schedule::Workers;
 use crate::{Deadline, Options};
+use rayon::prelude::*;
 use std::convert::Infallible;
 
 /// No middle queen (even `n`).
@@ -150,9 +151,9 @@ impl Table {
 /// The walk over the upper rows `0..h` of one context, each queen on a column outside
 /// `forbidden`, not attacked by those above nor by `fixed[row]`; `leaf` hears the column set
 /// and word of every placement whose columns meet `mask` in exactly `part` and are `needed`.
-/// With `mirror` (for contexts that the left-right mirror maps onto themselves, and with no
-/// `mask`), only the placements whose first queen is in the left half are walked, and each
-/// stands for itself and its mirror image.
+/// With `mirror` (for contexts that the left-right mirror maps onto themselves), only the
+/// placements whose first queen is in the left half are walked, and each stands for itself and
+/// its mirror image (each heard when it meets the batch columns and is needed).
 struct Upper<'a> {
     n: u32,
     h: u32,
@@ -172,22 +173,79 @@ impl Upper<'_> {
     /// of the batch part can no longer all be taken).
     #[inline(always)]
     fn free(&self, row: usize, cols: u32, a: u32, b: u32) -> u32 {
-        if self.part != 0 && (self.part & !cols).count_ones() > self.h - row as u32 {
-            return 0;
+        let open = !(cols | a | b | self.fixed[row] | self.forbidden) & self.full;
+        if self.mask == 0 {
+            return open;
         }
-        !(cols | a | b | self.fixed[row] | self.forbidden) & self.full
+        // Whether the placement (or, with `mirror`, its mirror image) can still meet the
+        // batch columns in exactly `part`, and the columns that would rule it out.
+        let left = self.h - row as u32;
+        let can = |mask: u32, part: u32| {
+            cols & mask & !part == 0 && (part & !cols).count_ones() <= left
+        };
+        let blocked = self.mask & !self.part;
+        let direct = can(self.mask, self.part);
+        if !self.mirror {
+            return if direct { open & !blocked } else { 0 };
+        }
+        let (mask, part) = (mirror(self.n, self.mask), mirror(self.n, self.part));
+        let mirrored = blocked_if(can(mask, part), mask & !part);
+        match (direct, mirrored) {
+            (true, Some(m)) => open & !(blocked & m),
+            (true, None) => open & !blocked,
+            (false, Some(m)) => open & !m,
+            (false, None) => 0,
+        }
     }
 
-    /// Calls `leaf` on every placement (a depth-first walk with an explicit stack, so that it
-    /// inlines into the copies compiled per instruction-set level).
+    /// The placements of the first `depth` rows (at least one, below `h`), the starts of the
+    /// walks that together make the whole walk.
+    fn starts(&self, depth: usize) -> Vec<Start> {
+        let mut out = Vec::new();
+        let mut stack = vec![Start {
+            row: 0,
+            cols: 0,
+            a: 0,
+            b: 0,
+        }];
+        while let Some(s) = stack.pop() {
+            if s.row == depth {
+                out.push(s);
+                continue;
+            }
+            let mut free = self.free(s.row, s.cols, s.a, s.b);
+            if s.row == 0 && self.mirror {
+                free &= (1 << (self.n / 2)) - 1;
+            }
+            // Pushed in reverse, so that the starts come out in the walk's own order.
+            let mut bits = Vec::new();
+            while free != 0 {
+                let bit = free & free.wrapping_neg();
+                free ^= bit;
+                bits.push(bit);
+            }
+            for &bit in bits.iter().rev() {
+                stack.push(Start {
+                    row: s.row + 1,
+                    cols: s.cols | bit,
+                    a: (s.a | bit) >> 1,
+                    b: ((s.b | bit) << 1) & self.full,
+                });
+            }
+        }
+        out
+    }
+
+    /// Calls `leaf` on every placement that extends `start` (a depth-first walk with an
+    /// explicit stack, so that it inlines into the copies compiled per instruction-set level).
     #[inline(always)]
-    fn walk(&self, leaf: &mut impl FnMut(u32, u64)) {
+    fn walk_from(&self, start: Start, leaf: &mut impl FnMut(u32, u64)) {
         let last = self.h as usize - 1;
         let mut stack = [(0u32, 0u32, 0u32, 0u32); 16];
-        let (mut cols, mut a, mut b) = (0u32, 0u32, 0u32);
-        let mut row = 0usize;
-        let mut free = self.free(0, cols, a, b);
-        if self.mirror {
+        let (mut cols, mut a, mut b) = (start.cols, start.a, start.b);
+        let mut row = start.row;
+        let mut free = self.free(row, cols, a, b);
+        if row == 0 && self.mirror {
             free &= (1 << (self.n / 2)) - 1;
         }
         let needed = |c: u32| {
@@ -199,23 +257,21 @@ impl Upper<'_> {
                     let bit = free & free.wrapping_neg();
                     free ^= bit;
                     let c = cols | bit;
-                    if c & self.mask == self.part {
-                        let (na, nb) = (a | bit, b | bit);
-                        let (na, nb) = if self.odd {
-                            (na >> 1, (nb << 1) & self.full)
-                        } else {
-                            (na, nb)
-                        };
-                        if needed(c) {
-                            leaf(c, na as u64 | (nb as u64) << self.n);
-                        }
-                        if self.mirror {
-                            // The mirror swaps the two kinds of diagonal.
-                            let m = mirror(self.n, c);
-                            if needed(m) {
-                                let (ma, mb) = (mirror(self.n, nb), mirror(self.n, na));
-                                leaf(m, ma as u64 | (mb as u64) << self.n);
-                            }
+                    let (na, nb) = (a | bit, b | bit);
+                    let (na, nb) = if self.odd {
+                        (na >> 1, (nb << 1) & self.full)
+                    } else {
+                        (na, nb)
+                    };
+                    if c & self.mask == self.part && needed(c) {
+                        leaf(c, na as u64 | (nb as u64) << self.n);
+                    }
+                    if self.mirror {
+                        // The mirror swaps the two kinds of diagonal.
+                        let m = mirror(self.n, c);
+                        if m & self.mask == self.part && needed(m) {
+                            let (ma, mb) = (mirror(self.n, nb), mirror(self.n, na));
+                            leaf(m, ma as u64 | (mb as u64) << self.n);
                         }
                     }
                 }
@@ -230,7 +286,7 @@ impl Upper<'_> {
                 free = self.free(row, cols, a, b);
                 continue;
             }
-            if row == 0 {
+            if row == start.row {
                 break;
             }
             row -= 1;
@@ -239,49 +295,134 @@ impl Upper<'_> {
     }
 }
 
-/// Adds the number of halves of each column set to `counts`.
+/// `Some(blocked)` when `can`.
+fn blocked_if(can: bool, blocked: u32) -> Option<u32> {
+    can.then_some(blocked)
+}
+
+/// The state of a walk after its first rows.
+#[derive(Clone, Copy, Debug)]
+struct Start {
+    row: usize,
+    cols: u32,
+    a: u32,
+    b: u32,
+}
+
+/// Rows placed before the walks are shared out.
+const START_DEPTH: usize = 2;
+
+/// The starts dealt round-robin into `groups` groups (one per worker).
+fn deal(starts: &[Start], groups: usize) -> Vec<Vec<Start>> {
+    let mut out = vec![Vec::new(); groups.max(1)];
+    let len = out.len();
+    for (i, s) in starts.iter().enumerate() {
+        out[i % len].push(*s);
+    }
+    out
+}
+
+/// Adds the number of halves of each column set, from the walks from `starts`, to `counts`.
 #[inline(always)]
-fn count_halves_with(walk: &Upper, counts: &mut [u32]) {
-    walk.walk(&mut |cols, _| counts[cols as usize] += 1);
+fn count_halves_with(walk: &Upper, starts: &[Start], counts: &mut [u32]) {
+    for &start in starts {
+        walk.walk_from(start, &mut |cols, _| counts[cols as usize] += 1);
+    }
 }
 
 /// Column-set bits of the coarse buckets [`fill_table`] writes first.
 const COARSE_BITS: u32 = 8;
 
-/// Writes each half's word in `words`, grouped by column set as `offsets` says. Writing
-/// straight to the final places would scatter over the whole table (gigabytes for N = 18), so
-/// the walk first appends each half, tagged with its columns, to the region of its coarse
-/// bucket (the column sets with the same top [`COARSE_BITS`] bits, a contiguous range of the
-/// table), and each region is then sorted within itself.
+/// Appends the word of each half from the walks from `starts`, tagged with its columns, to
+/// the slice of its coarse bucket (the column sets with the same top [`COARSE_BITS`] bits):
+/// `slices[b]` is this group's share of bucket `b`'s region of the table. Writing straight to
+/// the final places would scatter over the whole table (gigabytes for N = 18); each region is
+/// sorted within itself afterwards ([`regroup`]).
 #[inline(always)]
-fn fill_table_with(n: u32, walk: &Upper, offsets: &[u32], words: &mut [u64]) {
-    let shift = n.saturating_sub(COARSE_BITS);
-    let buckets = 1usize << (n - shift);
-    let region = |b: usize| offsets[b << shift] as usize..offsets[(b + 1) << shift] as usize;
-    let mut cursor: Vec<usize> = (0..buckets).map(|b| region(b).start).collect();
+fn fill_buckets_with(n: u32, walk: &Upper, starts: &[Start], slices: &mut [&mut [u64]]) {
+    let shift = bucket_shift(n);
+    let mut cursor = vec![0usize; slices.len()];
     let tag = 2 * n;
-    walk.walk(&mut |cols, w| {
-        let c = &mut cursor[(cols >> shift) as usize];
-        words[*c] = w | (cols as u64) << tag;
-        *c += 1;
-    });
-    let mut scratch = Vec::new();
-    let mut place = vec![0usize; 1 << shift];
+    for &start in starts {
+        walk.walk_from(start, &mut |cols, w| {
+            let b = (cols >> shift) as usize;
+            slices[b][cursor[b]] = w | (cols as u64) << tag;
+            cursor[b] += 1;
+        });
+    }
+}
+
+/// The low bits of a column set within its coarse bucket.
+fn bucket_shift(n: u32) -> u32 {
+    n.saturating_sub(COARSE_BITS)
+}
+
+/// Sorts one bucket's region of the table (the column sets `first..`) by column set, as
+/// `offsets` says, and strips the tags.
+fn regroup(n: u32, first: usize, offsets: &[u32], region: &mut [u64]) {
+    let tag = 2 * n;
+    let scratch = region.to_vec();
+    let base = offsets[first] as usize;
+    let mut place: Vec<usize> = (0..1usize << bucket_shift(n))
+        .map(|i| offsets[first + i] as usize - base)
+        .collect();
+    for &x in &scratch {
+        let cols = (x >> tag) as usize;
+        let p = &mut place[cols - first];
+        region[*p] = x & ((1u64 << tag) - 1);
+        *p += 1;
+    }
+}
+
+/// Writes the words of the halves that `walk` hears in `words`, grouped by column set as
+/// `offsets` says: each group of starts fills its share of every coarse bucket's region (the
+/// shares sized by the group's counts), on the workers, and the regions are then sorted.
+fn fill_table(
+    level: Level,
+    n: u32,
+    walk: &Upper,
+    (groups, group_counts): (&[Vec<Start>], &[Vec<u32>]),
+    offsets: &[u32],
+    words: &mut [u64],
+    workers: &Workers,
+) {
+    let shift = bucket_shift(n);
+    let buckets = 1usize << (n - shift);
+    // Every group's share of every bucket, in table order (bucket by bucket, group by group).
+    let mut shares: Vec<Vec<&mut [u64]>> = (0..groups.len()).map(|_| Vec::new()).collect();
+    let mut rest: &mut [u64] = words;
     for b in 0..buckets {
-        let range = region(b);
-        scratch.clear();
-        scratch.extend_from_slice(&words[range.clone()]);
-        let first = b << shift;
-        for (i, p) in place.iter_mut().enumerate() {
-            *p = offsets[first + i] as usize;
-        }
-        for &x in &scratch {
-            let cols = (x >> tag) as usize;
-            let p = &mut place[cols - first];
-            words[*p] = x & ((1u64 << tag) - 1);
-            *p += 1;
+        for (g, counts) in group_counts.iter().enumerate() {
+            let sets = b << shift..(b + 1) << shift;
+            let len: usize = sets
+                .filter(|&s| offsets[s + 1] > offsets[s])
+                .filter(|&s| s as u32 & walk.mask == walk.part)
+                .map(|s| counts[s] as usize)
+                .sum();
+            let (share, later) = std::mem::take(&mut rest).split_at_mut(len);
+            shares[g].push(share);
+            rest = later;
         }
     }
+    workers.install(|| {
+        shares
+            .par_iter_mut()
+            .zip(groups.par_iter())
+            .for_each(|(slices, starts)| fill_buckets(level, n, walk, starts, slices));
+    });
+    let mut regions: Vec<(usize, &mut [u64])> = Vec::new();
+    let mut rest: &mut [u64] = words;
+    for b in 0..buckets {
+        let len = (offsets[(b + 1) << shift] - offsets[b << shift]) as usize;
+        let (region, later) = std::mem::take(&mut rest).split_at_mut(len);
+        regions.push((b << shift, region));
+        rest = later;
+    }
+    workers.install(|| {
+        regions
+            .par_iter_mut()
+            .for_each(|(first, region)| regroup(n, *first, offsets, region));
+    });
 }
 
 /// Defines `$name`, calling `$with` compiled for the best level the CPU has.
@@ -325,8 +466,8 @@ macro_rules! dispatched {
     };
 }
 
-dispatched!(count_halves, count_halves_with, count_halves_v3, count_halves_v4, (walk: &Upper, counts: &mut [u32]));
-dispatched!(fill_table, fill_table_with, fill_table_v3, fill_table_v4, (n: u32, walk: &Upper, offsets: &[u32], words: &mut [u64]));
+dispatched!(count_halves, count_halves_with, count_halves_v3, count_halves_v4, (walk: &Upper, starts: &[Start], counts: &mut [u32]));
+dispatched!(fill_buckets, fill_buckets_with, fill_buckets_v3, fill_buckets_v4, (n: u32, walk: &Upper, starts: &[Start], slices: &mut [&mut [u64]]));
 
 /// The key of an upper half at the meeting row (`r + c` diagonals in the low `n` bits,
 /// `c - r` ones above them).
@@ -406,7 +547,8 @@ fn build_tables(patterns: &[u64], bits: u32, tables: &mut Vec<[Set; ENTRIES]>) {
     tables.clear();
     for block in patterns.chunks(BLOCK) {
         let mut members: Set = [0; LANES];
-        let mut lacking = [[0u64; LANES]; 64];
+        // Key bits past 64 (in the last chunk) are lacked by every member.
+        let mut lacking = [[0u64; LANES]; 64 + CHUNK as usize];
         for (w, rows) in block.chunks(64).enumerate() {
             let mut m = [0u64; 64];
             m[..rows.len()].copy_from_slice(rows);
@@ -414,7 +556,7 @@ fn build_tables(patterns: &[u64], bits: u32, tables: &mut Vec<[Set; ENTRIES]>) {
             let valid = u64::MAX >> (64 - rows.len());
             members[w] = valid;
             for (k, lack) in lacking.iter_mut().enumerate().take(chunks * CHUNK as usize) {
-                lack[w] = valid & !m[k];
+                lack[w] = if k < 64 { valid & !m[k] } else { valid };
             }
         }
         let base = tables.len();
@@ -884,24 +1026,44 @@ pub(crate) fn count_all(
         }
         // The mirror maps the context onto itself (no middle queen, or the centre one).
         let symmetric = middle == NO_MIDDLE || 2 * middle as u32 == n - 1;
-        let walk = |forbidden: u32, mask: u32, part: u32| Upper {
+        let walk = |mask: u32, part: u32| Upper {
             n,
             h,
             full,
             fixed: &fixed,
-            forbidden: forbidden | mid_bit,
+            forbidden: mid_bit,
             mask,
             part,
             odd,
             needed: &needed,
-            mirror: symmetric && mask == 0,
+            mirror: symmetric,
         };
         if deadline.reached() {
             break;
         }
-        // Exact counts of the needed halves by column set.
+        // Exact counts of the needed halves by column set, from walks shared out among the
+        // workers in fixed groups (the tables are then filled by the same groups).
+        let whole = walk(0, 0);
+        let groups = deal(
+            &whole.starts(START_DEPTH.min(h as usize - 1)),
+            workers.threads(),
+        );
+        let group_counts: Vec<Vec<u32>> = workers.install(|| {
+            groups
+                .par_iter()
+                .map(|starts| {
+                    let mut counts = vec![0u32; 1 << n];
+                    count_halves(level, &whole, starts, &mut counts);
+                    counts
+                })
+                .collect()
+        });
         let mut counts = vec![0u32; 1 << n];
-        count_halves(level, &walk(0, 0, 0), &mut counts);
+        for group in &group_counts {
+            for (c, &g) in counts.iter_mut().zip(group) {
+                *c += g;
+            }
+        }
         let batch_cols = choose_batch_columns(n, middle, &counts, budget);
         let m = batch_cols.count_ones();
         for p in 0..1u32 << m {
@@ -932,9 +1094,11 @@ pub(crate) fn count_all(
                 fill_table(
                     level,
                     n,
-                    &walk(batch_cols & !part, batch_cols, part),
+                    &walk(batch_cols, part),
+                    (&groups, &group_counts),
                     &offsets,
                     &mut words,
+                    workers,
                 );
                 Table { offsets, words }
             };
@@ -1206,9 +1370,10 @@ mod tests {
                 needed: &[],
                 mirror: false,
             };
-            count_halves(level, &walk, &mut counts[..1 << 10]);
+            let starts = walk.starts(START_DEPTH);
+            count_halves(level, &walk, &starts, &mut counts[..1 << 10]);
             let mut base = vec![0u32; 1 << 10];
-            count_halves_with(&walk, &mut base);
+            count_halves_with(&walk, &starts, &mut base);
             assert_eq!(&counts[..1 << 10], &base[..], "{level:?}");
         }
         assert!(!units.is_empty());
