@@ -711,35 +711,13 @@ fn disjoint_pairs(items: &[u64], patterns: &[u64], bits: u32, scratch: &mut Scra
     by_score.sort_unstable_by(|a, b| b.cmp(a));
     let cut: Vec<u32> = by_score[..k].iter().map(|&(_, b)| b).collect();
     let parts = 1usize << k;
-    // Counting sorts of both sides by their code.
     let mut codes = std::mem::take(&mut scratch.codes);
-    let mut split = |keys: &[u64], out: &mut Vec<u64>, starts: &mut [usize; 1 << MAX_CUT | 1]| {
-        let mut sizes = [0usize; 1 << MAX_CUT];
-        codes.clear();
-        codes.extend(keys.iter().map(|&x| cut_code(x, &cut) as u8));
-        for &c in codes.iter() {
-            sizes[c as usize] += 1;
-        }
-        let mut sum = 0;
-        for c in 0..parts {
-            starts[c] = sum;
-            sum += sizes[c];
-        }
-        starts[parts] = sum;
-        let mut cursor = *starts;
-        out.clear();
-        out.resize(keys.len(), 0);
-        for (&x, &c) in keys.iter().zip(codes.iter()) {
-            out[cursor[c as usize]] = x;
-            cursor[c as usize] += 1;
-        }
-    };
     let mut item_starts = [0usize; 1 << MAX_CUT | 1];
     let mut pattern_starts = [0usize; 1 << MAX_CUT | 1];
     let mut sorted_items = std::mem::take(&mut scratch.sorted_items);
     let mut sorted_patterns = std::mem::take(&mut scratch.sorted_patterns);
-    split(items, &mut sorted_items, &mut item_starts);
-    split(patterns, &mut sorted_patterns, &mut pattern_starts);
+    sort_by_code(items, &cut, &mut codes, &mut sorted_items, &mut item_starts);
+    sort_by_code(patterns, &cut, &mut codes, &mut sorted_patterns, &mut pattern_starts);
     let mut total = 0;
     let mut gathered = std::mem::take(&mut scratch.gathered);
     for y in 0..parts {
@@ -761,6 +739,42 @@ fn disjoint_pairs(items: &[u64], patterns: &[u64], bits: u32, scratch: &mut Scra
     scratch.gathered = gathered;
     scratch.codes = codes;
     total
+}
+
+/// A counting sort of `keys` into `out` by their bits at `cut`; `starts[c]` is where code `c`
+/// begins (and `starts[1 << cut.len()]` the end). A function of its own, with plain loops, so
+/// that it inlines into the instruction-set copies.
+#[inline(always)]
+fn sort_by_code(
+    keys: &[u64],
+    cut: &[u32],
+    codes: &mut Vec<u8>,
+    out: &mut Vec<u64>,
+    starts: &mut [usize; 1 << MAX_CUT | 1],
+) {
+    let parts = 1usize << cut.len();
+    let mut sizes = [0usize; 1 << MAX_CUT];
+    codes.clear();
+    codes.resize(keys.len(), 0);
+    for i in 0..keys.len() {
+        let c = cut_code(keys[i], cut);
+        codes[i] = c as u8;
+        sizes[c] += 1;
+    }
+    let mut sum = 0;
+    for c in 0..parts {
+        starts[c] = sum;
+        sum += sizes[c];
+    }
+    starts[parts] = sum;
+    let mut cursor = *starts;
+    out.clear();
+    out.resize(keys.len(), 0);
+    for i in 0..keys.len() {
+        let c = codes[i] as usize;
+        out[cursor[c]] = keys[i];
+        cursor[c] += 1;
+    }
 }
 
 /// Buffers reused between units on one thread.
