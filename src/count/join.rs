@@ -180,9 +180,8 @@ impl Upper<'_> {
         // Whether the placement (or, with `mirror`, its mirror image) can still meet the
         // batch columns in exactly `part`, and the columns that would rule it out.
         let left = self.h - row as u32;
-        let can = |mask: u32, part: u32| {
-            cols & mask & !part == 0 && (part & !cols).count_ones() <= left
-        };
+        let can =
+            |mask: u32, part: u32| cols & mask & !part == 0 && (part & !cols).count_ones() <= left;
         let blocked = self.mask & !self.part;
         let direct = can(self.mask, self.part);
         if !self.mirror {
@@ -248,9 +247,8 @@ impl Upper<'_> {
         if row == 0 && self.mirror {
             free &= (1 << (self.n / 2)) - 1;
         }
-        let needed = |c: u32| {
-            self.needed.is_empty() || self.needed[c as usize >> 6] >> (c & 63) & 1 == 1
-        };
+        let needed =
+            |c: u32| self.needed.is_empty() || self.needed[c as usize >> 6] >> (c & 63) & 1 == 1;
         loop {
             if row == last {
                 while free != 0 {
@@ -645,7 +643,12 @@ fn count_block(items: &[u64], block: &[[Set; ENTRIES]]) -> u64 {
 
 /// The pairs of `items` and `patterns` by the matcher, without sieving.
 #[inline(always)]
-fn match_group(items: &[u64], patterns: &[u64], bits: u32, tables: &mut Vec<[Set; ENTRIES]>) -> u64 {
+fn match_group(
+    items: &[u64],
+    patterns: &[u64],
+    bits: u32,
+    tables: &mut Vec<[Set; ENTRIES]>,
+) -> u64 {
     if items.is_empty() || patterns.is_empty() {
         return 0;
     }
@@ -717,7 +720,13 @@ fn disjoint_pairs(items: &[u64], patterns: &[u64], bits: u32, scratch: &mut Scra
     let mut sorted_items = std::mem::take(&mut scratch.sorted_items);
     let mut sorted_patterns = std::mem::take(&mut scratch.sorted_patterns);
     sort_by_code(items, &cut, &mut codes, &mut sorted_items, &mut item_starts);
-    sort_by_code(patterns, &cut, &mut codes, &mut sorted_patterns, &mut pattern_starts);
+    sort_by_code(
+        patterns,
+        &cut,
+        &mut codes,
+        &mut sorted_patterns,
+        &mut pattern_starts,
+    );
     let mut total = 0;
     let mut gathered = std::mem::take(&mut scratch.gathered);
     for y in 0..parts {
@@ -889,11 +898,19 @@ fn classify_symmetric(unit: &JoinUnit, counts: &mut UnitCounts) -> u64 {
     if unit.middle != NO_MIDDLE {
         board[h] = unit.middle;
     }
+    /// The walk state: columns used, and the two kinds of diagonals (`r + c` and
+    /// `r - c + n - 1`) taken by the queens placed, their images and the middle queen.
+    struct Taken {
+        cols: u32,
+        sum: u64,
+        diff: u64,
+    }
     fn go(
         n: usize,
         r: usize,
         h: usize,
         upper: u32,
+        taken: &Taken,
         board: &mut [u8; 32],
         counts: &mut UnitCounts,
         found: &mut u64,
@@ -907,31 +924,42 @@ fn classify_symmetric(unit: &JoinUnit, counts: &mut UnitCounts) -> u64 {
             counts.found[class.trailing_zeros() as usize] += 1;
             return;
         }
-        let attacks = |(r1, c1): (i32, i32), (r2, c2): (i32, i32)| {
-            c1 == c2 || (c1 - c2).abs() == (r1 - r2).abs()
-        };
-        let m = n as i32 - 1;
-        let mut free = upper;
+        let last = 2 * (n - 1);
+        let mut free = upper & !taken.cols;
         while free != 0 {
-            let c = free.trailing_zeros() as i32;
+            let c = free.trailing_zeros() as usize;
             free &= free - 1;
-            let q = (r as i32, c);
-            let image = (m - r as i32, m - c);
-            // Against the queens above, their images, the middle queen and its own image
-            // (a clash between two images is one between the queens they come from).
-            let clash = (0..r).any(|i| {
-                let p = (i as i32, board[i] as i32);
-                attacks(q, p) || attacks(q, (m - p.0, m - p.1))
-            }) || (n % 2 == 1 && attacks(q, (h as i32, board[h] as i32)))
-                || attacks(q, image);
-            if clash {
+            // The queen's diagonals and its image's (the half turn maps diagonal d to
+            // 2(n - 1) - d of the same kind); a queen on a long diagonal meets its image.
+            let (sum, diff) = (r + c, r + n - 1 - c);
+            let bits = (
+                1u64 << sum | 1u64 << (last - sum),
+                1u64 << diff | 1u64 << (last - diff),
+            );
+            if sum == n - 1 || diff == n - 1 || taken.sum & bits.0 != 0 || taken.diff & bits.1 != 0
+            {
                 continue;
             }
             board[r] = c as u8;
-            go(n, r + 1, h, upper, board, counts, found);
+            let next = Taken {
+                cols: taken.cols | 1 << c,
+                sum: taken.sum | bits.0,
+                diff: taken.diff | bits.1,
+            };
+            go(n, r + 1, h, upper, &next, board, counts, found);
         }
     }
-    go(n, 0, h, unit.upper, &mut board, counts, &mut found);
+    let mut taken = Taken {
+        cols: 0,
+        sum: 0,
+        diff: 0,
+    };
+    if unit.middle != NO_MIDDLE {
+        let m = unit.middle as usize;
+        taken.sum |= 1 << (h + m);
+        taken.diff |= 1 << (h + n - 1 - m);
+    }
+    go(n, 0, h, unit.upper, &taken, &mut board, counts, &mut found);
     found
 }
 
