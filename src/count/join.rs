@@ -617,6 +617,7 @@ fn count_with_any(items: &[u64], chunks: usize, tables: &[[Set; ENTRIES]]) -> u6
 
 /// The patterns of one block of tables that each of `items` meets nowhere, summed over `items`.
 #[inline(always)]
+#[allow(clippy::needless_range_loop)] // index loops, so that nothing is compiled apart
 fn count_block(items: &[u64], block: &[[Set; ENTRIES]]) -> u64 {
     let mut total = 0u64;
     let mut i = 0;
@@ -905,6 +906,7 @@ fn classify_symmetric(unit: &JoinUnit, counts: &mut UnitCounts) -> u64 {
         sum: u64,
         diff: u64,
     }
+    #[allow(clippy::too_many_arguments)]
     fn go(
         n: usize,
         r: usize,
@@ -1375,6 +1377,7 @@ mod tests {
 
     /// The bit transpose moves bit `b` of row `i` to bit `i` of row `b`.
     #[test]
+    #[allow(clippy::needless_range_loop)]
     fn transpose_moves_every_bit() {
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut m = [0u64; 64];
