@@ -190,6 +190,9 @@ pub(crate) struct Cheapest {
 /// Nodes spent looking for a first cheap target before the neighbourhood search.
 const INCUMBENT_NODES: u64 = 20_000;
 
+/// Nodes allowed to the dive along the Lagrangian rises after the bound.
+const DIVE_NODES: u64 = 50_000;
+
 /// Nodes allowed to the exact re-solution of one neighbourhood.
 const NEIGHBOURHOOD_NODES: u64 = 20_000;
 
@@ -257,6 +260,15 @@ pub(crate) fn cheapest(
         let priced = ctx.tighten(current.0);
         if priced > lower {
             lower = priced;
+            report(lower, current.0);
+        }
+    }
+    if current.0 > lower && ctx.duals.is_some() {
+        let mut dfs = new_dfs(&ctx, current.0 - 1, Mode::Best, deadline, DIVE_NODES);
+        dfs.by_rise = true;
+        dfs.start();
+        if let Some(found) = dfs.found().solutions.into_iter().next() {
+            current = found;
             report(lower, current.0);
         }
     }
@@ -549,8 +561,6 @@ pub(crate) struct Context<'a> {
     occ: [u64; 64],
     /// The attack graph of the queens ([`super::stays::attack_graph`]).
     pub adj: Vec<u64>,
-    /// Index of the queen on each square (`r * n + c`), `u8::MAX` where none.
-    qindex: Vec<u8>,
     /// The queens sharing a line with each square (`r * n + c`), as a set of queen indices.
     hits: Vec<u64>,
     /// The queens of each row, as a set of queen indices.
@@ -559,6 +569,8 @@ pub(crate) struct Context<'a> {
     order: Vec<u8>,
     /// The Lagrangian bound and its per-square rises ([`super::lagrange`]), once computed.
     duals: Option<super::lagrange::Duals>,
+    /// For each row, its columns by rise, least first (row-major, `n` per row; with `duals`).
+    rise_order: Vec<u8>,
 }
 
 impl<'a> Context<'a> {
@@ -570,17 +582,15 @@ impl<'a> Context<'a> {
                 queens,
                 occ: occupancy(queens),
                 adj: Vec::new(),
-                qindex: Vec::new(),
                 hits: Vec::new(),
                 row_queens: [0; 64],
                 order: (0..n as u8).collect(),
                 duals: None,
+                rise_order: Vec::new(),
             };
         }
-        let mut qindex = vec![u8::MAX; n * n];
         let mut row_queens = [0u64; 64];
-        for (i, &(r, c)) in queens.iter().enumerate() {
-            qindex[r as usize * n + c as usize] = i as u8;
+        for (i, &(r, _)) in queens.iter().enumerate() {
             row_queens[r as usize] |= 1 << i;
         }
         let mut hits = vec![0u64; n * n];
@@ -603,11 +613,11 @@ impl<'a> Context<'a> {
             queens,
             occ: occupancy(queens),
             adj: super::stays::attack_graph(queens),
-            qindex,
             hits,
             row_queens,
             order,
             duals: None,
+            rise_order: Vec::new(),
         }
     }
 
@@ -616,6 +626,14 @@ impl<'a> Context<'a> {
     pub(crate) fn tighten(&mut self, upper: u32) -> u32 {
         let duals = super::lagrange::bound(self.n, self.queens, upper, LAGRANGE_STEPS);
         let moves = duals.moves(0);
+        let n = self.n;
+        self.rise_order = (0..n)
+            .flat_map(|r| {
+                let mut cols: Vec<u8> = (0..n as u8).collect();
+                cols.sort_by_key(|&c| (duals.extra[r * n + c as usize], c));
+                cols
+            })
+            .collect();
         self.duals = Some(duals);
         moves
     }
@@ -671,7 +689,6 @@ pub(crate) fn new_dfs<'a>(
 ) -> Dfs<'a> {
     Dfs {
         ctx,
-        counted: [0; 64],
         cols: vec![0; ctx.n],
         limit,
         mode,
@@ -681,12 +698,12 @@ pub(crate) fn new_dfs<'a>(
         nodes: 0,
         node_cap,
         stopped: false,
-        undo: Vec::with_capacity(64 * 64),
         first_cols: u64::MAX,
         abandon: None,
         order: ctx.order.clone(),
         allowed: [u64::MAX; 64],
         plain: false,
+        by_rise: false,
     }
 }
 
@@ -795,8 +812,6 @@ pub(crate) fn search_capped(
 
 pub(crate) struct Dfs<'a> {
     ctx: &'a Context<'a>,
-    /// Queens already known to be off the solution being built (rows not yet placed).
-    counted: [u64; 64],
     cols: Vec<u8>,
     limit: u32,
     mode: Mode,
@@ -806,7 +821,6 @@ pub(crate) struct Dfs<'a> {
     pub nodes: u64,
     node_cap: u64,
     stopped: bool,
-    undo: Vec<(u8, u64)>,
     /// The columns allowed in the first row (a part of a split search).
     first_cols: u64,
     /// A shared earliest successful part and this part's index: stop when an earlier part
@@ -819,6 +833,9 @@ pub(crate) struct Dfs<'a> {
     /// Only the line-count bound, rows in order, no forward checking (the reference search of
     /// the tests).
     pub plain: bool,
+    /// Columns in the order of their Lagrangian rise (cheapest first), the row's own queens
+    /// first among equals: a dive towards the targets the prices favour.
+    pub by_rise: bool,
 }
 
 /// Counts behind the bound of a partial solution (rows `0..row` placed).
@@ -962,6 +979,7 @@ impl Dfs<'_> {
         let n = self.ctx.n;
         let mut total = extra;
         let mut least = [0i64; 64];
+        let mut first = [0u8; 64];
         let mut free = [0u64; 64];
         for j in depth + 1..n {
             let r = self.order[j] as usize;
@@ -970,49 +988,48 @@ impl Dfs<'_> {
                 & !((used.antis >> r) as u64)
                 & self.allowed[r]
                 & mask(n);
-            let mut low = i64::MAX;
-            let mut bits = f;
-            while bits != 0 {
-                let c = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                low = low.min(duals.extra[r * n + c]);
-            }
-            if low == i64::MAX {
+            if f == 0 {
                 return None;
             }
+            // The least rise of a free square: the first free column in the row's rise order.
+            let by_rise = &self.ctx.rise_order[r * n..(r + 1) * n];
+            let k = by_rise
+                .iter()
+                .position(|&c| f >> c & 1 == 1)
+                .expect("f has a column below n");
+            let low = duals.extra[r * n + by_rise[k] as usize];
             least[j] = low;
+            first[j] = k as u8;
             free[j] = f;
             total += low;
             if total > slack {
                 return None;
             }
         }
-        // A square of row j is allowed when it fits with every other row at its cheapest.
+        // A square of row j is allowed when it fits with every other row at its cheapest. Only
+        // the first row left with one allowed square goes first (a wider choice of row order
+        // measured no better than the fixed one).
         let room = slack - total;
-        let mut pick = None;
-        let mut fewest = u32::MAX;
         for j in depth + 1..n {
             let r = self.order[j] as usize;
+            let by_rise = &self.ctx.rise_order[r * n..(r + 1) * n];
             let mut k = 0;
-            let mut bits = free[j];
-            while bits != 0 {
-                let c = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                if duals.extra[r * n + c] - least[j] <= room {
+            for &c in &by_rise[first[j] as usize..] {
+                if duals.extra[r * n + c as usize] - least[j] > room {
+                    break;
+                }
+                if free[j] >> c & 1 == 1 {
                     k += 1;
+                    if k > 1 {
+                        break;
+                    }
                 }
             }
-            if k < fewest {
-                fewest = k;
-                pick = Some(j);
+            if k == 1 {
+                return Some(Some(j));
             }
         }
-        // Only a row left with one allowed square goes first (a wider choice of row order
-        // measured no better than the fixed one).
-        if fewest > 1 {
-            pick = None;
-        }
-        Some(pick)
+        Some(None)
     }
 
     /// Forward checking: `None` when some row after `depth` has no free square left or some
@@ -1108,16 +1125,24 @@ impl Dfs<'_> {
         }
         // The queens of this row first (keeping a queen in place is usually cheap), then the
         // other columns, those that rule out the fewest live queens first.
-        let own = ctx.occ[row] & free;
-        let mut others = [(0u8, 0u8); 64];
+        let own = if self.by_rise && ctx.duals.is_some() {
+            0
+        } else {
+            ctx.occ[row] & free
+        };
+        let mut others = [(0i64, 0u8); 64];
         let mut k = 0;
         let mut bits = free & !own;
         let leaving = ctx.row_queens[row];
         while bits != 0 {
             let c = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            let kills = (ctx.hits[row * n + c] & live.set & !leaving).count_ones();
-            others[k] = (kills as u8, c as u8);
+            let kills = (ctx.hits[row * n + c] & live.set & !leaving).count_ones() as i64;
+            let key = match ctx.duals.as_ref().filter(|_| self.by_rise) {
+                Some(d) => d.extra[row * n + c] * 128 + kills,
+                None => kills,
+            };
+            others[k] = (key, c as u8);
             k += 1;
         }
         others[..k].sort_unstable();
@@ -1147,11 +1172,12 @@ impl Dfs<'_> {
             };
             let mut next = *live;
             // The queens of this row leave the live pool; the one on (row, c) stays put.
-            let mut bits = ctx.occ[row] & !self.counted[row];
+            let mut bits = ctx.row_queens[row] & live.set;
             while bits != 0 {
-                let c2 = bits.trailing_zeros() as usize;
+                let i = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                next.kill(n, row, c2, ctx.qindex[row * n + c2], &before);
+                let c2 = ctx.queens[i].1 as usize;
+                next.kill(n, row, c2, i as u8, &before);
                 if c2 == c {
                     next.on_placed += 1;
                 }
@@ -1166,28 +1192,13 @@ impl Dfs<'_> {
             if next.anti_live[a] > 0 {
                 next.live_antis -= 1;
             }
-            let mark = self.undo.len();
-            for j in depth + 1..n {
-                let r2 = self.order[j] as usize;
-                let d = r2.abs_diff(row);
-                let mut hit = 1u64 << c;
-                if c + d < n {
-                    hit |= 1 << (c + d);
-                }
-                if c >= d {
-                    hit |= 1 << (c - d);
-                }
-                let fresh = ctx.occ[r2] & hit & !self.counted[r2];
-                if fresh != 0 {
-                    self.counted[r2] |= fresh;
-                    self.undo.push((r2 as u8, fresh));
-                    let mut f = fresh;
-                    while f != 0 {
-                        let c2 = f.trailing_zeros() as usize;
-                        f &= f - 1;
-                        next.kill(n, r2, c2, ctx.qindex[r2 * n + c2], &used);
-                    }
-                }
+            // The live queens of the other open rows on a line of (row, c) are off the target.
+            let mut fresh = ctx.hits[row * n + c] & next.set;
+            while fresh != 0 {
+                let i = fresh.trailing_zeros() as usize;
+                fresh &= fresh - 1;
+                let (r2, c2) = ctx.queens[i];
+                next.kill(n, r2 as usize, c2 as usize, i as u8, &used);
             }
             let extra = extra + ctx.duals.as_ref().map_or(0, |d| d.extra[row * n + c]);
             if next.bound(n) <= self.limit {
@@ -1207,10 +1218,6 @@ impl Dfs<'_> {
                         }
                     }
                 }
-            }
-            while self.undo.len() > mark {
-                let (r2, bits) = self.undo.pop().expect("mark below length");
-                self.counted[r2 as usize] &= !bits;
             }
             if self.stopped {
                 return;
