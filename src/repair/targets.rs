@@ -177,6 +177,29 @@ pub(crate) fn root_bound(n: usize, queens: &[Sq]) -> u32 {
     line_bound(n, queens).max(n as u32 - alpha)
 }
 
+/// The strongest bound on the relaxed value found without the proof passes: the exact value for
+/// listed sides; otherwise the larger of [`root_bound`] and the Lagrangian bound, its steps
+/// aimed at the cost of a target from a short search.
+pub(crate) fn proven_bound(n: usize, queens: &[Sq]) -> u32 {
+    let never = Deadline::never();
+    let mut ctx = Context::new(n, queens);
+    if n <= LISTED_UP_TO {
+        let f = search_capped(&ctx, 2 * n as u32, Mode::Best, &never, u64::MAX);
+        return f.solutions.first().map_or(0, |b| b.0);
+    }
+    let root = root_bound(n, queens);
+    let quick = search_capped(&ctx, 2 * n as u32, Mode::Best, &never, INCUMBENT_NODES);
+    let upper = match quick.solutions.first() {
+        Some(&(c, _)) if quick.complete => return c,
+        Some(&(c, _)) => c,
+        None => cost_with_assignment(queens, &explicit_solution(n).expect("n > LISTED_UP_TO")).0,
+    };
+    if root >= upper {
+        return root;
+    }
+    root.max(ctx.tighten(upper))
+}
+
 /// A cheapest target found by [`cheapest`].
 pub(crate) struct Cheapest {
     /// The solution (column of each row) and its relaxed cost, when one was found.
@@ -571,6 +594,8 @@ pub(crate) struct Context<'a> {
     duals: Option<super::lagrange::Duals>,
     /// For each row, its columns by rise, least first (row-major, `n` per row; with `duals`).
     rise_order: Vec<u8>,
+    /// For each column, its rows by rise, least first (`n` per column; with `duals`).
+    rise_rows: Vec<u8>,
 }
 
 impl<'a> Context<'a> {
@@ -587,6 +612,7 @@ impl<'a> Context<'a> {
                 order: (0..n as u8).collect(),
                 duals: None,
                 rise_order: Vec::new(),
+                rise_rows: Vec::new(),
             };
         }
         let mut row_queens = [0u64; 64];
@@ -618,6 +644,7 @@ impl<'a> Context<'a> {
             order,
             duals: None,
             rise_order: Vec::new(),
+            rise_rows: Vec::new(),
         }
     }
 
@@ -632,6 +659,13 @@ impl<'a> Context<'a> {
                 let mut cols: Vec<u8> = (0..n as u8).collect();
                 cols.sort_by_key(|&c| (duals.extra[r * n + c as usize], c));
                 cols
+            })
+            .collect();
+        self.rise_rows = (0..n)
+            .flat_map(|c| {
+                let mut rows: Vec<u8> = (0..n as u8).collect();
+                rows.sort_by_key(|&r| (duals.extra[r as usize * n + c], r));
+                rows
             })
             .collect();
         self.duals = Some(duals);
@@ -806,7 +840,16 @@ pub(crate) fn search_capped(
         };
     }
     let mut dfs = new_dfs(ctx, limit, mode, deadline, node_cap);
+    let t0 = std::time::Instant::now(); // DEBUG
     dfs.start();
+    if std::env::var_os("QUEENS_HIST").is_some() && mode == Mode::First {
+        eprintln!(
+            "limit {limit} nodes {} stopped {} {:.2}s",
+            dfs.nodes,
+            dfs.stopped,
+            t0.elapsed().as_secs_f64()
+        );
+    } // DEBUG
     dfs.found()
 }
 
@@ -981,8 +1024,10 @@ impl Dfs<'_> {
         let mut least = [0i64; 64];
         let mut first = [0u8; 64];
         let mut free = [0u64; 64];
+        let mut open_rows = 0u64;
         for j in depth + 1..n {
             let r = self.order[j] as usize;
+            open_rows |= 1 << r;
             let f = !used.cols
                 & !((used.diags >> r) as u64).reverse_bits_n(n)
                 & !((used.antis >> r) as u64)
@@ -1005,6 +1050,47 @@ impl Dfs<'_> {
             if total > slack {
                 return None;
             }
+        }
+        // Each unused column goes to one open row: the least rise of a free square of each
+        // column adds up to a bound as well.
+        let mut by_cols = extra;
+        let mut cols = !used.cols & mask(n);
+        while cols != 0 {
+            let c = cols.trailing_zeros() as usize;
+            cols &= cols - 1;
+            let by_rise = &self.ctx.rise_rows[c * n..(c + 1) * n];
+            let r = by_rise.iter().map(|&r| r as usize).find(|&r| {
+                open_rows >> r & 1 == 1
+                    && used.diags >> (r + n - 1 - c) & 1 == 0
+                    && used.antis >> (r + c) & 1 == 0
+                    && self.allowed[r] >> c & 1 == 1
+            })?;
+            by_cols += duals.extra[r * n + c];
+            if by_cols > slack {
+                return None;
+            }
+        }
+        // With each row's least rise taken off, each unused column still adds the least
+        // remaining rise of its free squares (a dual solution of the open rows' assignment).
+        let mut v = [i64::MAX; 64];
+        for j in depth + 1..n {
+            let r = self.order[j] as usize;
+            let mut bits = free[j];
+            while bits != 0 {
+                let c = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                v[c] = v[c].min(duals.extra[r * n + c] - least[j]);
+            }
+        }
+        let mut reduced = total;
+        let mut cols = !used.cols & mask(n);
+        while cols != 0 {
+            let c = cols.trailing_zeros() as usize;
+            cols &= cols - 1;
+            reduced += v[c];
+        }
+        if reduced > slack {
+            return None;
         }
         // A square of row j is allowed when it fits with every other row at its cheapest. Only
         // the first row left with one allowed square goes first (a wider choice of row order
@@ -1292,6 +1378,8 @@ mod tests {
             let queens = random_queens(n, 0xAB5 + k as u64);
             let plain = plain_minimum(n, &queens);
             assert!(root_bound(n, &queens) <= plain);
+            let proven = proven_bound(n, &queens);
+            assert!(root_bound(n, &queens) <= proven && proven <= plain);
             let mut ctx = Context::new(n, &queens);
             assert!(ctx.tighten(plain) <= plain);
             let got = cheapest(n, &queens, &Deadline::never(), None, k % 2 == 0, &|_, _| {});
