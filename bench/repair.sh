@@ -10,7 +10,10 @@
 #     peer, ours, peer, ...), both at LIMIT seconds: the time to proof of each, or at the limit
 #     the value and proven bound of each (ours: moves >= lower bound; CP-SAT: R value >= bound).
 # Parameters (environment): NS="24 32 48 64" DISPLACED="48 64" BOARDS=10 LIMIT=60 THREADS=2;
-# SCALE_ONLY=1 skips the first three parts, SCALE=0 skips the scale part. The whole default run
+# SCALE_ONLY=1 skips the first three parts, SCALE=0 skips the scale part; PEER_CACHE=DIR keeps
+# CP-SAT's scale answers in DIR/<board>.txt ("value status seconds bound") and reuses those
+# present (the boards are seeded, so a cache filled by an earlier or concurrent run matches;
+# such rows are then not interleaved, say so when quoting them). The whole default run
 # takes hours (up to 2 x 60 boards x LIMIT); run what time allows, e.g.
 #   NS="24 32" DISPLACED="" BOARDS=3 LIMIT=30 SCALE_ONLY=1 bench/repair.sh
 # Prints a table: case, ours, peer, ratio (peer time / our time, when both proved).
@@ -168,9 +171,15 @@ scale_row() { # label file
   "$BIN" repair --json --threads "$THREADS" --time-limit "$LIMIT" "$file" >"$WORK/ours.json"
   t1=$(now)
   ours=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
-  read -r value status peer < <(timeout $((LIMIT + 120)) python3 "$SHARED/peers/cpsat.py" repair "$file" 2 "$LIMIT" 2>"$WORK/peer.err" || echo "- TIMEOUT $LIMIT")
-  local bound optimal moves lower relaxed ropt
-  bound=$(awk '/^bound/ { print $2 }' "$WORK/peer.err")
+  local bound optimal moves lower relaxed ropt cached
+  cached=${PEER_CACHE:+$PEER_CACHE/$(basename "$file" .txt).txt}
+  if [ -n "$cached" ] && [ -s "$cached" ]; then
+    read -r value status peer bound _ <"$cached"
+  else
+    read -r value status peer < <(timeout $((LIMIT + 120)) python3 "$SHARED/peers/cpsat.py" repair "$file" 2 "$LIMIT" 2>"$WORK/peer.err" || echo "- TIMEOUT $LIMIT")
+    bound=$(awk '/^bound/ { print $2 }' "$WORK/peer.err")
+    [ -z "$cached" ] || echo "$value $status $peer ${bound:-none}" >"$cached"
+  fi
   moves=$(field "$WORK/ours.json" moves); lower=$(field "$WORK/ours.json" lower_bound)
   optimal=$(field "$WORK/ours.json" optimal); relaxed=$(field "$WORK/ours.json" relaxed)
   ropt=$(field "$WORK/ours.json" relaxed_optimal)

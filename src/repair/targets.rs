@@ -177,6 +177,29 @@ pub(crate) fn root_bound(n: usize, queens: &[Sq]) -> u32 {
     line_bound(n, queens).max(n as u32 - alpha)
 }
 
+/// The strongest bound on the relaxed value found without the proof passes: the exact value for
+/// listed sides; otherwise the larger of [`root_bound`] and the Lagrangian bound, its steps
+/// aimed at the cost of a target from a short search.
+pub(crate) fn proven_bound(n: usize, queens: &[Sq]) -> u32 {
+    let never = Deadline::never();
+    let mut ctx = Context::new(n, queens);
+    if n <= LISTED_UP_TO {
+        let f = search_capped(&ctx, 2 * n as u32, Mode::Best, &never, u64::MAX);
+        return f.solutions.first().map_or(0, |b| b.0);
+    }
+    let root = root_bound(n, queens);
+    let quick = search_capped(&ctx, 2 * n as u32, Mode::Best, &never, INCUMBENT_NODES);
+    let upper = match quick.solutions.first() {
+        Some(&(c, _)) if quick.complete => return c,
+        Some(&(c, _)) => c,
+        None => cost_with_assignment(queens, &explicit_solution(n).expect("n > LISTED_UP_TO")).0,
+    };
+    if root >= upper {
+        return root;
+    }
+    root.max(ctx.tighten(upper))
+}
+
 /// A cheapest target found by [`cheapest`].
 pub(crate) struct Cheapest {
     /// The solution (column of each row) and its relaxed cost, when one was found.
@@ -190,6 +213,9 @@ pub(crate) struct Cheapest {
 /// Nodes spent looking for a first cheap target before the neighbourhood search.
 const INCUMBENT_NODES: u64 = 20_000;
 
+/// Nodes allowed to the dive along the Lagrangian rises after the bound.
+const DIVE_NODES: u64 = 50_000;
+
 /// Nodes allowed to the exact re-solution of one neighbourhood.
 const NEIGHBOURHOOD_NODES: u64 = 20_000;
 
@@ -199,7 +225,15 @@ const NEIGHBOURHOODS_PER_ROUND: usize = 4;
 /// Rounds without improvement after which the neighbourhood search ends.
 const STALE_ROUNDS: u32 = 10;
 
-/// Sides from which a time-limited search keeps improving its target while the gap is wide.
+/// Fresh neighbourhood searches on big boards before the proof passes, while the gap is open
+/// (measured: the cheaper target of two 8-displaced boards came after 4 and 52).
+const RESTARTS: u64 = 100;
+
+/// Nodes allowed to a proof pass between the restarts.
+const PROBE_NODES: u64 = 100_000;
+
+/// Sides from which the neighbourhood search restarts ([`RESTARTS`]; with a time limit, until
+/// half of it while the gap is wider than two).
 const WIDE_SIDE: usize = 40;
 
 /// Called with (proven lower bound, best cost found) whenever either changes.
@@ -260,11 +294,51 @@ pub(crate) fn cheapest(
             report(lower, current.0);
         }
     }
+    if current.0 > lower && ctx.duals.is_some() {
+        let mut dfs = new_dfs(&ctx, current.0 - 1, Mode::Best, deadline, DIVE_NODES);
+        dfs.by_rise = true;
+        dfs.start();
+        if let Some(found) = dfs.found().solutions.into_iter().next() {
+            current = found;
+            report(lower, current.0);
+        }
+    }
     improve(&ctx, &mut current, lower, deadline, parallel, report, 0);
-    // With a time limit and a wide gap on a big board, the passes are unlikely to close it:
-    // the neighbourhood search goes on (fresh neighbourhoods) until `primal_until`.
+    // On big boards the proof passes are slow to find a cheaper target when one exists: fresh
+    // neighbourhood searches first (a fixed number, so the answer does not depend on the
+    // threads or the machine). With a time limit and a wide gap, the passes are unlikely to
+    // close it: fresh neighbourhoods go on until `primal_until`.
+    // Every tenth restart, a proof pass at the bound with a node cap (once per value of the
+    // bound): a refutation raises the bound, a success is the minimum.
+    let mut restart = 1;
+    let mut probed = None;
+    while n >= WIDE_SIDE && current.0 > lower && restart <= RESTARTS && !deadline.reached() {
+        if restart % 10 == 0 && probed != Some(lower) {
+            probed = Some(lower);
+            let pass = search_capped(&ctx, lower, Mode::First, deadline, PROBE_NODES);
+            if let Some(found) = pass.solutions.into_iter().next() {
+                current = found;
+                report(lower, current.0);
+                break;
+            }
+            if pass.complete {
+                lower += 1;
+                report(lower, current.0);
+                continue;
+            }
+        }
+        improve(
+            &ctx,
+            &mut current,
+            lower,
+            deadline,
+            parallel,
+            report,
+            restart << 32,
+        );
+        restart += 1;
+    }
     if let Some(until) = primal_until {
-        let mut restart = 1;
         while n >= WIDE_SIDE && current.0 > lower + 2 && !until.reached() {
             improve(
                 &ctx,
@@ -549,8 +623,6 @@ pub(crate) struct Context<'a> {
     occ: [u64; 64],
     /// The attack graph of the queens ([`super::stays::attack_graph`]).
     pub adj: Vec<u64>,
-    /// Index of the queen on each square (`r * n + c`), `u8::MAX` where none.
-    qindex: Vec<u8>,
     /// The queens sharing a line with each square (`r * n + c`), as a set of queen indices.
     hits: Vec<u64>,
     /// The queens of each row, as a set of queen indices.
@@ -559,6 +631,10 @@ pub(crate) struct Context<'a> {
     order: Vec<u8>,
     /// The Lagrangian bound and its per-square rises ([`super::lagrange`]), once computed.
     duals: Option<super::lagrange::Duals>,
+    /// For each row, its columns by rise, least first (row-major, `n` per row; with `duals`).
+    rise_order: Vec<u8>,
+    /// For each column, its rows by rise, least first (`n` per column; with `duals`).
+    rise_rows: Vec<u8>,
 }
 
 impl<'a> Context<'a> {
@@ -570,17 +646,16 @@ impl<'a> Context<'a> {
                 queens,
                 occ: occupancy(queens),
                 adj: Vec::new(),
-                qindex: Vec::new(),
                 hits: Vec::new(),
                 row_queens: [0; 64],
                 order: (0..n as u8).collect(),
                 duals: None,
+                rise_order: Vec::new(),
+                rise_rows: Vec::new(),
             };
         }
-        let mut qindex = vec![u8::MAX; n * n];
         let mut row_queens = [0u64; 64];
-        for (i, &(r, c)) in queens.iter().enumerate() {
-            qindex[r as usize * n + c as usize] = i as u8;
+        for (i, &(r, _)) in queens.iter().enumerate() {
             row_queens[r as usize] |= 1 << i;
         }
         let mut hits = vec![0u64; n * n];
@@ -603,11 +678,12 @@ impl<'a> Context<'a> {
             queens,
             occ: occupancy(queens),
             adj: super::stays::attack_graph(queens),
-            qindex,
             hits,
             row_queens,
             order,
             duals: None,
+            rise_order: Vec::new(),
+            rise_rows: Vec::new(),
         }
     }
 
@@ -616,6 +692,21 @@ impl<'a> Context<'a> {
     pub(crate) fn tighten(&mut self, upper: u32) -> u32 {
         let duals = super::lagrange::bound(self.n, self.queens, upper, LAGRANGE_STEPS);
         let moves = duals.moves(0);
+        let n = self.n;
+        self.rise_order = (0..n)
+            .flat_map(|r| {
+                let mut cols: Vec<u8> = (0..n as u8).collect();
+                cols.sort_by_key(|&c| (duals.extra[r * n + c as usize], c));
+                cols
+            })
+            .collect();
+        self.rise_rows = (0..n)
+            .flat_map(|c| {
+                let mut rows: Vec<u8> = (0..n as u8).collect();
+                rows.sort_by_key(|&r| (duals.extra[r as usize * n + c], r));
+                rows
+            })
+            .collect();
         self.duals = Some(duals);
         moves
     }
@@ -671,7 +762,6 @@ pub(crate) fn new_dfs<'a>(
 ) -> Dfs<'a> {
     Dfs {
         ctx,
-        counted: [0; 64],
         cols: vec![0; ctx.n],
         limit,
         mode,
@@ -681,12 +771,12 @@ pub(crate) fn new_dfs<'a>(
         nodes: 0,
         node_cap,
         stopped: false,
-        undo: Vec::with_capacity(64 * 64),
         first_cols: u64::MAX,
         abandon: None,
         order: ctx.order.clone(),
         allowed: [u64::MAX; 64],
         plain: false,
+        by_rise: false,
     }
 }
 
@@ -795,8 +885,6 @@ pub(crate) fn search_capped(
 
 pub(crate) struct Dfs<'a> {
     ctx: &'a Context<'a>,
-    /// Queens already known to be off the solution being built (rows not yet placed).
-    counted: [u64; 64],
     cols: Vec<u8>,
     limit: u32,
     mode: Mode,
@@ -806,7 +894,6 @@ pub(crate) struct Dfs<'a> {
     pub nodes: u64,
     node_cap: u64,
     stopped: bool,
-    undo: Vec<(u8, u64)>,
     /// The columns allowed in the first row (a part of a split search).
     first_cols: u64,
     /// A shared earliest successful part and this part's index: stop when an earlier part
@@ -819,6 +906,9 @@ pub(crate) struct Dfs<'a> {
     /// Only the line-count bound, rows in order, no forward checking (the reference search of
     /// the tests).
     pub plain: bool,
+    /// Columns in the order of their Lagrangian rise (cheapest first), the row's own queens
+    /// first among equals: a dive towards the targets the prices favour.
+    pub by_rise: bool,
 }
 
 /// Counts behind the bound of a partial solution (rows `0..row` placed).
@@ -962,57 +1052,100 @@ impl Dfs<'_> {
         let n = self.ctx.n;
         let mut total = extra;
         let mut least = [0i64; 64];
+        let mut first = [0u8; 64];
         let mut free = [0u64; 64];
+        let mut open_rows = 0u64;
         for j in depth + 1..n {
             let r = self.order[j] as usize;
+            open_rows |= 1 << r;
             let f = !used.cols
                 & !((used.diags >> r) as u64).reverse_bits_n(n)
                 & !((used.antis >> r) as u64)
                 & self.allowed[r]
                 & mask(n);
-            let mut low = i64::MAX;
-            let mut bits = f;
-            while bits != 0 {
-                let c = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                low = low.min(duals.extra[r * n + c]);
-            }
-            if low == i64::MAX {
+            if f == 0 {
                 return None;
             }
+            // The least rise of a free square: the first free column in the row's rise order.
+            let by_rise = &self.ctx.rise_order[r * n..(r + 1) * n];
+            let k = by_rise
+                .iter()
+                .position(|&c| f >> c & 1 == 1)
+                .expect("f has a column below n");
+            let low = duals.extra[r * n + by_rise[k] as usize];
             least[j] = low;
+            first[j] = k as u8;
             free[j] = f;
             total += low;
             if total > slack {
                 return None;
             }
         }
-        // A square of row j is allowed when it fits with every other row at its cheapest.
-        let room = slack - total;
-        let mut pick = None;
-        let mut fewest = u32::MAX;
+        // Each unused column goes to one open row: the least rise of a free square of each
+        // column adds up to a bound as well.
+        let mut by_cols = extra;
+        let mut cols = !used.cols & mask(n);
+        while cols != 0 {
+            let c = cols.trailing_zeros() as usize;
+            cols &= cols - 1;
+            let by_rise = &self.ctx.rise_rows[c * n..(c + 1) * n];
+            let r = by_rise.iter().map(|&r| r as usize).find(|&r| {
+                open_rows >> r & 1 == 1
+                    && used.diags >> (r + n - 1 - c) & 1 == 0
+                    && used.antis >> (r + c) & 1 == 0
+                    && self.allowed[r] >> c & 1 == 1
+            })?;
+            by_cols += duals.extra[r * n + c];
+            if by_cols > slack {
+                return None;
+            }
+        }
+        // With each row's least rise taken off, each unused column still adds the least
+        // remaining rise of its free squares (a dual solution of the open rows' assignment).
+        let mut v = [i64::MAX; 64];
         for j in depth + 1..n {
             let r = self.order[j] as usize;
-            let mut k = 0;
             let mut bits = free[j];
             while bits != 0 {
                 let c = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                if duals.extra[r * n + c] - least[j] <= room {
+                v[c] = v[c].min(duals.extra[r * n + c] - least[j]);
+            }
+        }
+        let mut reduced = total;
+        let mut cols = !used.cols & mask(n);
+        while cols != 0 {
+            let c = cols.trailing_zeros() as usize;
+            cols &= cols - 1;
+            reduced += v[c];
+        }
+        if reduced > slack {
+            return None;
+        }
+        // A square of row j is allowed when it fits with every other row at its cheapest. Only
+        // the first row left with one allowed square goes first (a wider choice of row order
+        // measured no better than the fixed one).
+        let room = slack - total;
+        for j in depth + 1..n {
+            let r = self.order[j] as usize;
+            let by_rise = &self.ctx.rise_order[r * n..(r + 1) * n];
+            let mut k = 0;
+            for &c in &by_rise[first[j] as usize..] {
+                if duals.extra[r * n + c as usize] - least[j] > room {
+                    break;
+                }
+                if free[j] >> c & 1 == 1 {
                     k += 1;
+                    if k > 1 {
+                        break;
+                    }
                 }
             }
-            if k < fewest {
-                fewest = k;
-                pick = Some(j);
+            if k == 1 {
+                return Some(Some(j));
             }
         }
-        // Only a row left with one allowed square goes first (a wider choice of row order
-        // measured no better than the fixed one).
-        if fewest > 1 {
-            pick = None;
-        }
-        Some(pick)
+        Some(None)
     }
 
     /// Forward checking: `None` when some row after `depth` has no free square left or some
@@ -1108,16 +1241,24 @@ impl Dfs<'_> {
         }
         // The queens of this row first (keeping a queen in place is usually cheap), then the
         // other columns, those that rule out the fewest live queens first.
-        let own = ctx.occ[row] & free;
-        let mut others = [(0u8, 0u8); 64];
+        let own = if self.by_rise && ctx.duals.is_some() {
+            0
+        } else {
+            ctx.occ[row] & free
+        };
+        let mut others = [(0i64, 0u8); 64];
         let mut k = 0;
         let mut bits = free & !own;
         let leaving = ctx.row_queens[row];
         while bits != 0 {
             let c = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            let kills = (ctx.hits[row * n + c] & live.set & !leaving).count_ones();
-            others[k] = (kills as u8, c as u8);
+            let kills = (ctx.hits[row * n + c] & live.set & !leaving).count_ones() as i64;
+            let key = match ctx.duals.as_ref().filter(|_| self.by_rise) {
+                Some(d) => d.extra[row * n + c] * 128 + kills,
+                None => kills,
+            };
+            others[k] = (key, c as u8);
             k += 1;
         }
         others[..k].sort_unstable();
@@ -1147,11 +1288,12 @@ impl Dfs<'_> {
             };
             let mut next = *live;
             // The queens of this row leave the live pool; the one on (row, c) stays put.
-            let mut bits = ctx.occ[row] & !self.counted[row];
+            let mut bits = ctx.row_queens[row] & live.set;
             while bits != 0 {
-                let c2 = bits.trailing_zeros() as usize;
+                let i = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                next.kill(n, row, c2, ctx.qindex[row * n + c2], &before);
+                let c2 = ctx.queens[i].1 as usize;
+                next.kill(n, row, c2, i as u8, &before);
                 if c2 == c {
                     next.on_placed += 1;
                 }
@@ -1166,28 +1308,13 @@ impl Dfs<'_> {
             if next.anti_live[a] > 0 {
                 next.live_antis -= 1;
             }
-            let mark = self.undo.len();
-            for j in depth + 1..n {
-                let r2 = self.order[j] as usize;
-                let d = r2.abs_diff(row);
-                let mut hit = 1u64 << c;
-                if c + d < n {
-                    hit |= 1 << (c + d);
-                }
-                if c >= d {
-                    hit |= 1 << (c - d);
-                }
-                let fresh = ctx.occ[r2] & hit & !self.counted[r2];
-                if fresh != 0 {
-                    self.counted[r2] |= fresh;
-                    self.undo.push((r2 as u8, fresh));
-                    let mut f = fresh;
-                    while f != 0 {
-                        let c2 = f.trailing_zeros() as usize;
-                        f &= f - 1;
-                        next.kill(n, r2, c2, ctx.qindex[r2 * n + c2], &used);
-                    }
-                }
+            // The live queens of the other open rows on a line of (row, c) are off the target.
+            let mut fresh = ctx.hits[row * n + c] & next.set;
+            while fresh != 0 {
+                let i = fresh.trailing_zeros() as usize;
+                fresh &= fresh - 1;
+                let (r2, c2) = ctx.queens[i];
+                next.kill(n, r2 as usize, c2 as usize, i as u8, &used);
             }
             let extra = extra + ctx.duals.as_ref().map_or(0, |d| d.extra[row * n + c]);
             if next.bound(n) <= self.limit {
@@ -1207,10 +1334,6 @@ impl Dfs<'_> {
                         }
                     }
                 }
-            }
-            while self.undo.len() > mark {
-                let (r2, bits) = self.undo.pop().expect("mark below length");
-                self.counted[r2 as usize] &= !bits;
             }
             if self.stopped {
                 return;
@@ -1285,6 +1408,8 @@ mod tests {
             let queens = random_queens(n, 0xAB5 + k as u64);
             let plain = plain_minimum(n, &queens);
             assert!(root_bound(n, &queens) <= plain);
+            let proven = proven_bound(n, &queens);
+            assert!(root_bound(n, &queens) <= proven && proven <= plain);
             let mut ctx = Context::new(n, &queens);
             assert!(ctx.tighten(plain) <= plain);
             let got = cheapest(n, &queens, &Deadline::never(), None, k % 2 == 0, &|_, _| {});
