@@ -1065,6 +1065,176 @@ mod tests {
         }
     }
 
+    /// Every family of lines is disjoint, each line is a true row, column or diagonal (any two
+    /// of its squares share it), and with the short lines added back each family covers the
+    /// board.
+    #[test]
+    fn lines_are_the_rows_columns_and_diagonals() {
+        for (rows, cols) in [(1, 1), (3, 8), (4, 4), (5, 9), (8, 8), (11, 6)] {
+            let board = Board::<2>::new(rows, cols, &vec![true; rows * cols], false);
+            for family in 0..4 {
+                let mut seen = Bits::<2>::EMPTY;
+                let mut covered = 0;
+                for line in board.lines.iter().filter(|l| l.family == family) {
+                    assert_eq!(line.squares.count(), line.len);
+                    assert!(line.len >= 4);
+                    assert!(line.squares.and(&seen).is_empty());
+                    seen = seen.or(&line.squares);
+                    covered += line.len as usize;
+                    let squares: Vec<usize> = line.squares.ones().collect();
+                    for &a in &squares {
+                        for &b in &squares {
+                            let (ra, ca, rb, cb) = (a / cols, a % cols, b / cols, b % cols);
+                            let same = match family {
+                                0 => ra == rb,
+                                1 => ca == cb,
+                                2 => ca + rb == cb + ra,
+                                _ => ra + ca == rb + cb,
+                            };
+                            assert!(same, "{rows}x{cols} family {family}");
+                        }
+                    }
+                }
+                // The lines left out are those of at most 3 squares.
+                let lines_of = |len: usize| match family {
+                    0 => (len == cols) as usize * rows,
+                    1 => (len == rows) as usize * cols,
+                    _ => (0..rows + cols - 1)
+                        .filter(|&d| {
+                            let lo = d.saturating_sub(cols - 1);
+                            let hi = d.min(rows - 1);
+                            hi + 1 - lo == len
+                        })
+                        .count(),
+                };
+                let short: usize = (1..=3).map(|len| len * lines_of(len)).sum();
+                assert_eq!(
+                    covered + short,
+                    rows * cols,
+                    "{rows}x{cols} family {family}"
+                );
+            }
+        }
+    }
+
+    /// The cuts of [`Board::live`] and [`Board::branch`] against brute force, on small boards
+    /// with random marks, random queens already placed and random forbidden squares, under
+    /// both rules: when a node is cut no cover of at most `r` allowed squares exists, every
+    /// square declared dead is in none, and every cover holds a square of the branching set.
+    #[test]
+    fn live_squares_and_branching_sets_keep_every_cover() {
+        let mut seed = 0x3C6E_F372_FE94_F82Bu64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut checked = 0;
+        for round in 0..1500 {
+            let rows = 3 + (next() % 5) as usize;
+            let cols = 3 + (next() % 5) as usize;
+            let squares = rows * cols;
+            let dense = round % 3 == 0;
+            let marked: Vec<bool> = (0..squares).map(|_| dense || next() % 4 != 0).collect();
+            let independent = round % 2 == 1;
+            let board = Board::<1>::new(rows, cols, &marked, independent);
+            let mut covered = Bits::<1>::EMPTY;
+            let mut placed = Bits::<1>::EMPTY;
+            for _ in 0..next() % 3 {
+                let q = (next() % squares as u64) as usize;
+                if independent && covered.0[0] >> q & 1 == 1 {
+                    continue;
+                }
+                covered = covered.or(&board.attack[q]);
+                placed.insert(q);
+            }
+            let mut forbidden = Bits::<1>::EMPTY;
+            for _ in 0..next() % (squares as u64 / 2) {
+                forbidden.insert((next() % squares as u64) as usize);
+            }
+            let uncovered = board.marks.and_not(&covered);
+            if uncovered.is_empty() {
+                continue;
+            }
+            let allowed = board.allowed(&covered, &forbidden);
+            let r = 1 + (next() % 3) as usize;
+            // Every cover of `uncovered` by at most `r` allowed squares (non-attacking, also
+            // with the placed queens, under the independent rule).
+            let pool: Vec<usize> = allowed.ones().collect();
+            let mut covers: Vec<Vec<usize>> = Vec::new();
+            let mut chosen = Vec::new();
+            fn walk(
+                board: &Board<1>,
+                pool: &[usize],
+                from: usize,
+                r: usize,
+                left: Bits<1>,
+                attacked: Bits<1>,
+                chosen: &mut Vec<usize>,
+                covers: &mut Vec<Vec<usize>>,
+            ) {
+                if left.is_empty() {
+                    covers.push(chosen.clone());
+                    return;
+                }
+                if chosen.len() == r {
+                    return;
+                }
+                for i in from..pool.len() {
+                    let a = pool[i];
+                    if board.independent && attacked.0[0] >> a & 1 == 1 {
+                        continue;
+                    }
+                    chosen.push(a);
+                    let left = left.and_not(&board.attack[a]);
+                    let attacked = attacked.or(&board.attack[a]);
+                    walk(board, pool, i + 1, r, left, attacked, chosen, covers);
+                    chosen.pop();
+                }
+            }
+            walk(
+                &board,
+                &pool,
+                0,
+                r,
+                uncovered,
+                covered,
+                &mut chosen,
+                &mut covers,
+            );
+            let mut gains = vec![0; squares];
+            match board.live(&uncovered, &allowed, r, &mut gains) {
+                None => assert!(
+                    covers.is_empty(),
+                    "live cut a node with a cover: {covers:?}"
+                ),
+                Some(good) => {
+                    for cover in &covers {
+                        assert!(
+                            cover.iter().all(|&a| good.0[0] >> a & 1 == 1),
+                            "dead square in {cover:?}"
+                        );
+                    }
+                    match board.branch(&uncovered, &good, r) {
+                        None => assert!(covers.is_empty(), "branch cut a node with a cover"),
+                        Some(set) => {
+                            for cover in &covers {
+                                assert!(
+                                    cover.iter().any(|&a| set.0[0] >> a & 1 == 1),
+                                    "{cover:?} misses the branching set"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+            checked += usize::from(!covers.is_empty());
+        }
+        // The test must meet nodes with covers as well as cut ones.
+        assert!(checked > 100, "only {checked} nodes with covers");
+    }
+
     #[test]
     fn greedy_covers_and_root_bound_is_below_it() {
         for (rows, cols) in [(1, 1), (3, 8), (8, 8), (7, 5)] {
@@ -1120,12 +1290,18 @@ mod probe {
     fn probe_levels() {
         let spec = std::env::var("GUARD_PROBE").unwrap_or_default();
         let independent = std::env::var("GUARD_PROBE_INDEPENDENT").is_ok();
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
         for item in spec.split(',').filter(|s| !s.is_empty()) {
             let (size, k) = item.split_once(':').expect("RxC:K");
             let (rows, cols) = size.split_once('x').expect("RxC");
-            let (rows, cols, k): (usize, usize, usize) =
-                (rows.parse().unwrap(), cols.parse().unwrap(), k.parse().unwrap());
+            let (rows, cols, k): (usize, usize, usize) = (
+                rows.parse().unwrap(),
+                cols.parse().unwrap(),
+                k.parse().unwrap(),
+            );
             pool.install(|| match (rows * cols).div_ceil(64) {
                 1 => run::<1>(rows, cols, k, independent),
                 2 => run::<2>(rows, cols, k, independent),
