@@ -1,13 +1,13 @@
 //! The exact search behind [`super::solve`]: iterative deepening on the number of queens `k`,
 //! each level a depth-first set-cover search over bitsets of the board's squares.
 //!
-//! A node is (queens placed, squares covered, squares forbidden). It branches on the uncovered
-//! mark with the fewest allowed attackers; after the branch that places candidate `a` fails, `a`
-//! is forbidden in the later sibling branches, so every set of queens is met at most once. A
-//! node is cut when no allowed square attacks some uncovered mark, or when the `r` queens still
-//! to place cannot cover the remaining marks even if each covered as many as the best allowed
-//! squares do (one of them being an attacker of the branching mark); the same gains, which only
-//! shrink further down, cut children before they are entered. With two queens left the search is
+//! A node is (queens placed, squares covered, squares forbidden). Its *live* squares
+//! ([`Board::live`]) are the allowed ones that can still be in a cover by the count of gains;
+//! the others are forbidden in the whole subtree. It branches on the smallest set that every
+//! cover must meet ([`Board::branch`]): the live attackers of the uncovered mark with the
+//! fewest, or the live squares of a line that must hold a queen; after the branch that places
+//! candidate `a` fails, `a` is forbidden in the later sibling branches, so every set of queens
+//! is met at most once. With two queens left the search is
 //! a direct check (for each candidate, intersect the attack sets of what it leaves uncovered),
 //! with one left a single intersection. The root branches only
 //! over one representative of each orbit of the symmetries that fix the marks and the
@@ -328,8 +328,8 @@ impl<const K: usize> Board<K> {
         out
     }
 
-    /// The children of the root (`k >= 1` queens, some marks): branch on the mark whose allowed
-    /// attackers fall into the fewest orbits under the symmetries fixing the marks and that
+    /// The children of the root (`k >= 1` queens, some marks): branch on the mark whose live
+    /// attackers (see [`Board::live`]) fall into the fewest orbits under the symmetries fixing the marks and that
     /// mark, and place one representative (the smallest square) of each orbit, forbidding the
     /// orbits of earlier representatives.
     ///
@@ -1164,11 +1164,11 @@ mod tests {
             let pool: Vec<usize> = allowed.ones().collect();
             let mut covers: Vec<Vec<usize>> = Vec::new();
             let mut chosen = Vec::new();
+            /// The board, the squares to choose from and the most queens.
+            type Context<'a> = (&'a Board<1>, &'a [usize], usize);
             fn walk(
-                board: &Board<1>,
-                pool: &[usize],
+                (board, pool, r): Context,
                 from: usize,
-                r: usize,
                 left: Bits<1>,
                 attacked: Bits<1>,
                 chosen: &mut Vec<usize>,
@@ -1189,15 +1189,13 @@ mod tests {
                     chosen.push(a);
                     let left = left.and_not(&board.attack[a]);
                     let attacked = attacked.or(&board.attack[a]);
-                    walk(board, pool, i + 1, r, left, attacked, chosen, covers);
+                    walk((board, pool, r), i + 1, left, attacked, chosen, covers);
                     chosen.pop();
                 }
             }
             walk(
-                &board,
-                &pool,
+                (&board, &pool, r),
                 0,
-                r,
                 uncovered,
                 covered,
                 &mut chosen,
