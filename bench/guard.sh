@@ -11,6 +11,10 @@
 #   0.7 of it): the answer, whether it is proven, the lower bound and its source, the wall time
 #   and the CPU time (user + sys). Where a theorem's bound is met, the time is the time to the
 #   witness.
+#        bench/guard.sh rect [N] [independent]    (default 18)
+#   The rectangle table (OEIS A274138, or A299029 with `independent`): `queens guard --table N`
+#   with no time limit (every entry proven), one line per board with the seconds since the
+#   previous line, then the wall and CPU time (user + sys) of the whole table and the load.
 set -euo pipefail
 ROOT=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 SHARED=${SHARED:-$ROOT/../shared}
@@ -18,6 +22,26 @@ SHARED=${SHARED:-$ROOT/../shared}
 PEER="$SHARED/peers/cpsat.py"
 MODE=table
 if [ "${1:-}" = frontier ]; then MODE=frontier; shift; fi
+if [ "${1:-}" = rect ]; then
+  shift
+  N=${1:-18}; FLAG=""
+  [ "${2:-}" = independent ] && FLAG=--independent
+  cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml"
+  uptime
+  cpu=$(mktemp)
+  start=$(date +%s.%N); last=$start
+  printf '%-4s %-4s %-6s %-44s %s\n' n m value source seconds
+  while read -r n m value source; do
+    now=$(date +%s.%N)
+    printf '%-4s %-4s %-6s %-44s %.1f\n' "$n" "$m" "$value" "$source" "$(echo "$now - $last" | bc)"
+    last=$now
+  done < <(/usr/bin/time -f '%U %S' -o "$cpu" "$ROOT/target/release/queens" guard --table "$N" $FLAG --threads "${THREADS:-2}")
+  wait $! 2>/dev/null || true
+  echo "total: $(echo "$(date +%s.%N) - $start" | bc) s wall, $(awk '{print $1 + $2}' "$cpu") s CPU"
+  rm -f "$cpu"
+  uptime
+  exit 0
+fi
 FROM=${1:-5}
 TO=${2:-13}
 THREADS=${THREADS:-2}

@@ -381,6 +381,22 @@ const WITNESS_BUDGET_SMALL: Duration = Duration::from_secs(10);
 /// Boards from this many squares on (19 x 19) get [`WITNESS_BUDGET`].
 const WITNESS_LARGE_SQUARES: usize = 361;
 
+/// Boards from this many squares on (10 x 10) run [`UPPER_STEPS`] of the local search for a
+/// smaller cover than the greedy one before the exact search.
+const UPPER_SQUARES: usize = 100;
+
+/// Swaps of that local search (well under a second).
+const UPPER_STEPS: u64 = 200_000;
+
+/// Whether `queens` cover the board's marks.
+fn covers<const K: usize>(board: &Board<K>, queens: &[usize]) -> bool {
+    board.marks.is_subset(
+        &queens
+            .iter()
+            .fold(search::Bits::EMPTY, |acc, &q| acc.or(&board.attack[q])),
+    )
+}
+
 /// Swaps of the local search in the witness search.
 const WITNESS_LOCAL_STEPS: u64 = 50_000_000;
 
@@ -440,6 +456,15 @@ fn run<const K: usize>(
             }
         }
     }
+    if board.squares >= UPPER_SQUARES && k + 1 < upper.len() && !deadline.reached() {
+        // A short local search for a smaller cover first: where it finds one of the answer's
+        // size the exact search only refutes the sizes below, instead of also searching, depth
+        // first, for a cover that can be rare. A fixed number of steps keeps it repeatable.
+        let better = local::improve(&board, &upper, k, &deadline, None, UPPER_STEPS);
+        if better.len() < upper.len() && covers(&board, &better) {
+            upper = better;
+        }
+    }
     let (queens, optimal, lower_bound) = options.run_in_pool(|| {
         while k < upper.len() {
             options.report(k as u64, upper.len() as u64);
@@ -448,12 +473,11 @@ fn run<const K: usize>(
                 Level::Infeasible => k += 1,
                 Level::Stopped => {
                     let better = local::improve(&board, &upper, k, &deadline, None, u64::MAX);
-                    let covers = board.marks.is_subset(
-                        &better
-                            .iter()
-                            .fold(search::Bits::EMPTY, |acc, &q| acc.or(&board.attack[q])),
-                    );
-                    let queens = if covers { better } else { upper.clone() };
+                    let queens = if covers(&board, &better) {
+                        better
+                    } else {
+                        upper.clone()
+                    };
                     let optimal = queens.len() <= k;
                     return (queens, optimal, k);
                 }

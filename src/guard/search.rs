@@ -1,13 +1,13 @@
 //! The exact search behind [`super::solve`]: iterative deepening on the number of queens `k`,
 //! each level a depth-first set-cover search over bitsets of the board's squares.
 //!
-//! A node is (queens placed, squares covered, squares forbidden). It branches on the uncovered
-//! mark with the fewest allowed attackers; after the branch that places candidate `a` fails, `a`
-//! is forbidden in the later sibling branches, so every set of queens is met at most once. A
-//! node is cut when no allowed square attacks some uncovered mark, or when the `r` queens still
-//! to place cannot cover the remaining marks even if each covered as many as the best allowed
-//! squares do (one of them being an attacker of the branching mark); the same gains, which only
-//! shrink further down, cut children before they are entered. With two queens left the search is
+//! A node is (queens placed, squares covered, squares forbidden). Its *live* squares
+//! ([`Board::live`]) are the allowed ones that can still be in a cover by the count of gains;
+//! the others are forbidden in the whole subtree. It branches on the smallest set that every
+//! cover must meet ([`Board::branch`]): the live attackers of the uncovered mark with the
+//! fewest, or the live squares of a line that must hold a queen; after the branch that places
+//! candidate `a` fails, `a` is forbidden in the later sibling branches, so every set of queens
+//! is met at most once. With two queens left the search is
 //! a direct check (for each candidate, intersect the attack sets of what it leaves uncovered),
 //! with one left a single intersection. The root branches only
 //! over one representative of each orbit of the symmetries that fix the marks and the
@@ -43,6 +43,18 @@ pub(crate) struct Board<const K: usize> {
     pub(crate) symmetries: Vec<Vec<u32>>,
     /// The instruction-set level the search runs at ([`Isa::current`] unless a test sets it).
     pub(crate) isa: Isa,
+    /// The board's lines (rows, columns, diagonals, anti-diagonals) of at least 4 squares,
+    /// longest first: see [`Board::branch`].
+    lines: Vec<Line<K>>,
+}
+
+/// One line of the board: its squares, its family (0 rows, 1 columns, 2 diagonals, 3
+/// anti-diagonals; the lines of one family are disjoint and every square lies on one of each)
+/// and its length.
+struct Line<const K: usize> {
+    squares: Bits<K>,
+    family: usize,
+    len: u32,
 }
 
 /// Result of the search for a cover with exactly `k` queens (or fewer).
@@ -82,6 +94,7 @@ impl<const K: usize> Board<K> {
             .collect();
         let poll_interval = ((1usize << 20) / (squares * K).max(1)).clamp(1, 1024) as u32;
         Board {
+            lines: lines(rows, cols),
             poll_interval,
             squares,
             attack,
@@ -186,33 +199,73 @@ impl<const K: usize> Board<K> {
         best
     }
 
-    /// Whether `r >= 2` queens, one of them among `cands`, might still cover `uncovered`: the
-    /// best candidate's gain plus the `r - 1` best gains of all allowed squares must reach the
-    /// number of uncovered marks. See [`Gains`].
-    #[inline]
-    fn bound_allows(
+    /// The squares to branch on at a node with `r >= 1` queens left, `None` when the node is
+    /// cut. Every cover of `uncovered` by at most `r` allowed squares holds one of them.
+    ///
+    /// By default they are the allowed attackers of the uncovered mark with the fewest
+    /// ([`Board::pick`]). The line rule can cut the node or give a smaller set: a queen off a
+    /// line (row, column or diagonal) occupies or attacks at most 3 of its squares (where its
+    /// column or row and its two diagonals, or its row, column and other diagonal, cross it),
+    /// so a line with more than `3 r` uncovered marks needs one of the `r` queens on it. Lines of
+    /// one family are disjoint and each queen stands on one of each family, so more than `r`
+    /// such lines in a family, or one without an allowed square, cut the node; otherwise the
+    /// allowed squares of such a line are a branching set too, and the smallest set is taken.
+    #[inline(always)]
+    fn branch(&self, uncovered: &Bits<K>, allowed: &Bits<K>, r: usize) -> Option<Bits<K>> {
+        let (u, n) = self.pick(uncovered, allowed);
+        if n == 0 {
+            return None;
+        }
+        let mut cands = self.attack[u].and(allowed);
+        let mut best = n;
+        let limit = 3 * r as u32;
+        let mut forced = [0usize; 4];
+        for line in &self.lines {
+            if line.len <= limit {
+                break;
+            }
+            if line.squares.count_and(uncovered) > limit {
+                forced[line.family] += 1;
+                if forced[line.family] > r {
+                    return None;
+                }
+                let on = line.squares.and(allowed);
+                let count = on.count();
+                if count == 0 {
+                    return None;
+                }
+                if count < best {
+                    best = count;
+                    cands = on;
+                }
+            }
+        }
+        Some(cands)
+    }
+
+    /// The allowed squares that can still be in a cover of `uncovered` by at most `r >= 1`
+    /// queens, `None` when no such cover exists by this count. A square's *gain* is the number
+    /// of uncovered marks it occupies or attacks; gains only shrink further down. `r` queens
+    /// cover at most the sum of the `r` largest gains, so that sum must reach the number of
+    /// uncovered marks; and a cover that holds `a` has at most the `r - 1` largest gains besides
+    /// `a`'s, so a square whose gain plus those `r - 1` falls short is in no cover (here or
+    /// below: it stays *dead* in the whole subtree, which forbids it). `gains` is scratch space
+    /// (one entry per square) and ends holding the gains of the allowed squares.
+    #[inline(always)]
+    fn live(
         &self,
         uncovered: &Bits<K>,
         allowed: &Bits<K>,
-        cands: &Bits<K>,
         r: usize,
-    ) -> bool {
-        self.gains(uncovered, allowed, cands, r)
-            .allows(uncovered.count(), r)
-    }
-
-    /// The gains behind [`Board::bound_allows`], for `r >= 2`.
-    #[inline(always)]
-    fn gains(&self, uncovered: &Bits<K>, allowed: &Bits<K>, cands: &Bits<K>, r: usize) -> Gains {
-        let mut best_cand = 0;
-        for a in cands.ones() {
-            best_cand = best_cand.max(self.attack[a].count_and(uncovered));
-        }
-        let keep = (r - 1).min(TOP_GAINS);
+        gains: &mut [u32],
+    ) -> Option<Bits<K>> {
+        let need = uncovered.count();
+        let keep = r.min(TOP_GAINS);
         // `top[..keep]`: the largest gains seen, in decreasing order.
         let mut top = [0u32; TOP_GAINS];
         for a in allowed.ones() {
             let gain = self.attack[a].count_and(uncovered);
+            gains[a] = gain;
             if gain > top[keep - 1] {
                 let mut i = keep - 1;
                 while i > 0 && top[i - 1] < gain {
@@ -222,23 +275,45 @@ impl<const K: usize> Board<K> {
                 top[i] = gain;
             }
         }
-        Gains { best_cand, top }
+        // The sum of the `t` largest gains (beyond the ones kept, the smallest kept stands in).
+        let top_sum = |t: usize| -> u32 {
+            if t == 0 {
+                return 0;
+            }
+            let kept = t.min(TOP_GAINS);
+            top[..kept].iter().sum::<u32>() + (t - kept) as u32 * top[kept - 1]
+        };
+        if top_sum(r) < need {
+            return None;
+        }
+        let others = top_sum(r - 1);
+        if others >= need {
+            return Some(*allowed);
+        }
+        let least = need - others;
+        let mut good = Bits::EMPTY;
+        for a in allowed.ones() {
+            if gains[a] >= least {
+                good.insert(a);
+            }
+        }
+        Some(good)
     }
 
-    /// The children of a node with `r >= 1` queens to place: one per allowed attacker of the
-    /// branching mark, each forbidding the earlier siblings. Empty when the node is cut.
+    /// The children of a node with `r >= 1` queens to place: one per square of the branching set
+    /// ([`Board::branch`] over the live squares of [`Board::live`]), each forbidding the dead
+    /// squares and the earlier siblings. Empty when the node is cut.
     fn children(&self, node: &Node<K>, r: usize) -> Vec<Node<K>> {
         let uncovered = self.marks.and_not(&node.covered);
         let allowed = self.allowed(&node.covered, &node.forbidden);
-        let (u, n) = self.pick(&uncovered, &allowed);
-        if n == 0 {
+        let mut gains = vec![0; self.squares];
+        let Some(good) = self.live(&uncovered, &allowed, r, &mut gains) else {
             return Vec::new();
-        }
-        let cands = self.attack[u].and(&allowed);
-        if r >= 2 && !self.bound_allows(&uncovered, &allowed, &cands, r) {
+        };
+        let Some(cands) = self.branch(&uncovered, &good, r) else {
             return Vec::new();
-        }
-        let mut forbidden = node.forbidden;
+        };
+        let mut forbidden = node.forbidden.or(&allowed.and_not(&good));
         let mut out = Vec::new();
         for a in cands.ones() {
             let mut queens = node.queens.clone();
@@ -253,8 +328,8 @@ impl<const K: usize> Board<K> {
         out
     }
 
-    /// The children of the root (`k >= 1` queens, some marks): branch on the mark whose allowed
-    /// attackers fall into the fewest orbits under the symmetries fixing the marks and that
+    /// The children of the root (`k >= 1` queens, some marks): branch on the mark whose live
+    /// attackers (see [`Board::live`]) fall into the fewest orbits under the symmetries fixing the marks and that
     /// mark, and place one representative (the smallest square) of each orbit, forbidding the
     /// orbits of earlier representatives.
     ///
@@ -275,7 +350,12 @@ impl<const K: usize> Board<K> {
             return self.children(&root, k);
         }
         let uncovered = self.marks;
-        let allowed = self.all;
+        let mut gains = vec![0; self.squares];
+        // The live squares: the dead ones are in no cover, and they are a union of orbits
+        // (gains are invariant under the symmetries).
+        let Some(allowed) = self.live(&uncovered, &self.all, k, &mut gains) else {
+            return Vec::new();
+        };
         // (orbits, attackers, mark): the smallest wins.
         let mut best: Option<(usize, u32, usize)> = None;
         for u in uncovered.ones() {
@@ -298,15 +378,12 @@ impl<const K: usize> Board<K> {
             return Vec::new();
         };
         let cands = self.attack[u].and(&allowed);
-        if k >= 2 && !self.bound_allows(&uncovered, &allowed, &cands, k) {
-            return Vec::new();
-        }
         let stabilizer: Vec<&Vec<u32>> = self
             .symmetries
             .iter()
             .filter(|p| p[u] as usize == u)
             .collect();
-        let mut forbidden = Bits::EMPTY;
+        let mut forbidden = self.all.and_not(&allowed);
         let mut out = Vec::new();
         for a in cands.ones() {
             if stabilizer.iter().any(|p| (p[a] as usize) < a) {
@@ -372,6 +449,7 @@ impl<const K: usize> Board<K> {
                     halted: false,
                     counting: true,
                     count: 0,
+                    gains: vec![0; self.squares],
                 };
                 worker.search(task.covered, task.forbidden, k - task.queens.len());
                 nodes.fetch_add(worker.nodes, Ordering::Relaxed);
@@ -421,6 +499,7 @@ impl<const K: usize> Board<K> {
                 halted: false,
                 counting: false,
                 count: 0,
+                gains: vec![0; self.squares],
             };
             let r = k - task.queens.len();
             let hit = worker.search(task.covered, task.forbidden, r);
@@ -442,41 +521,9 @@ impl<const K: usize> Board<K> {
     }
 }
 
-/// How many of the largest gains [`Gains`] keeps; beyond them the smallest kept one stands in.
+/// How many of the largest gains [`Board::live`] keeps; beyond them the smallest kept one
+/// stands in.
 const TOP_GAINS: usize = 16;
-
-/// The gains (uncovered marks a queen would newly cover) at a node: the best among the
-/// branching mark's attackers, and the largest among all allowed squares. Gains only shrink
-/// further down, so these also bound every child.
-struct Gains {
-    best_cand: u32,
-    /// The largest gains in decreasing order (zeros past the ones computed).
-    top: [u32; TOP_GAINS],
-}
-
-impl Gains {
-    /// An upper bound on the sum of the `t >= 1` largest gains.
-    #[inline(always)]
-    fn top_sum(&self, t: usize) -> u32 {
-        let keep = t.min(TOP_GAINS);
-        self.top[..keep].iter().sum::<u32>() + (t - keep) as u32 * self.top[keep - 1]
-    }
-
-    /// Whether `r >= 2` queens might cover `need` marks: one with at most `best_cand`, the
-    /// others with at most the `r - 1` largest gains.
-    #[inline(always)]
-    fn allows(&self, need: u32, r: usize) -> bool {
-        self.best_cand + self.top_sum(r - 1) >= need
-    }
-
-    /// Whether the child that places a queen with gain `gain` (leaving `r - 1 >= 2` queens)
-    /// can pass its own bound: its gains are at most these, so it needs
-    /// `gain + top[0] + top_sum(r - 2) >= need`.
-    #[inline(always)]
-    fn child_may_pass(&self, gain: u32, need: u32, r: usize) -> bool {
-        gain + self.top[0] + self.top_sum(r - 2) >= need
-    }
-}
 
 /// A search node: the queens placed, what they cover, and the squares excluded by earlier
 /// sibling branches.
@@ -510,6 +557,8 @@ struct Worker<'a, const K: usize> {
     counting: bool,
     /// Covers counted so far.
     count: u128,
+    /// Scratch space for [`Board::live`], one entry per square.
+    gains: Vec<u32>,
 }
 
 /// Defines `$name`, the depth-first search of [`Worker::search`]: a recursion, so each
@@ -518,7 +567,7 @@ struct Worker<'a, const K: usize> {
 macro_rules! search_copy {
     ($(#[$attribute:meta])* fn $name:ident) => {
         $(#[$attribute])*
-        fn $name(&mut self, covered: Bits<K>, mut forbidden: Bits<K>, r: usize) -> bool {
+        fn $name(&mut self, covered: Bits<K>, forbidden: Bits<K>, r: usize) -> bool {
         self.nodes += 1;
         if self.should_halt() {
             return false;
@@ -555,24 +604,18 @@ macro_rules! search_copy {
             }
             return false;
         }
-        let (u, n) = board.pick(&uncovered, &allowed);
-        if n == 0 {
+        let Some(good) = board.live(&uncovered, &allowed, r, &mut self.gains) else {
             return false;
-        }
-        let cands = board.attack[u].and(&allowed);
+        };
+        let Some(cands) = board.branch(&uncovered, &good, r) else {
+            return false;
+        };
         if r == 2 {
-            return self.last_two(&uncovered, allowed, &cands);
+            return self.last_two(&uncovered, good, &cands);
         }
-        let gains = board.gains(&uncovered, &allowed, &cands, r);
-        let need = uncovered.count();
-        if !gains.allows(need, r) {
-            return false;
-        }
+        // The dead squares are forbidden below, like the earlier siblings.
+        let mut forbidden = forbidden.or(&allowed.and_not(&good));
         for a in cands.ones() {
-            if !gains.child_may_pass(board.attack[a].count_and(&uncovered), need, r) {
-                forbidden.insert(a);
-                continue;
-            }
             self.queens.push(a);
             if self.$name(covered.or(&board.attack[a]), forbidden, r - 1) {
                 return true;
@@ -608,31 +651,22 @@ impl<const K: usize> Worker<'_, K> {
         self.halted
     }
 
-    /// Whether two queens, one of them in `cands`, cover `uncovered`: for each candidate `a`
-    /// whose gain plus the best gain of any allowed square reaches the number of uncovered
-    /// marks, whether some allowed square (not attacked by `a` in the independent rule) attacks
-    /// every mark that `a` leaves uncovered. On success `self.queens` ends with the pair.
+    /// Whether two queens, one of them in `cands`, cover `uncovered`: for each candidate `a`,
+    /// whether some live square (see [`Board::live`]; not attacked by `a` in the independent
+    /// rule) attacks every mark that `a` leaves uncovered. On success `self.queens` ends with
+    /// the pair.
     #[inline(always)]
-    fn last_two(&mut self, uncovered: &Bits<K>, allowed: Bits<K>, cands: &Bits<K>) -> bool {
+    fn last_two(&mut self, uncovered: &Bits<K>, good: Bits<K>, cands: &Bits<K>) -> bool {
         let board = self.board;
-        let need = uncovered.count();
-        let mut best_gain = 0;
-        for b in allowed.ones() {
-            best_gain = best_gain.max(board.attack[b].count_and(uncovered));
-        }
         // Earlier candidates, excluded as partners when counting (each pair once).
         let mut earlier = Bits::EMPTY;
         for a in cands.ones() {
             let attack = &board.attack[a];
-            if attack.count_and(uncovered) + best_gain < need {
-                earlier.insert(a);
-                continue;
-            }
             let rest = uncovered.and_not(attack);
             let mut common = if board.independent {
-                allowed.and_not(attack)
+                good.and_not(attack)
             } else {
-                allowed
+                good
             };
             if self.counting {
                 common = common.and_not(&earlier);
@@ -847,6 +881,7 @@ impl<const K: usize> Board<K> {
             halted: false,
             counting,
             count: 0,
+            gains: vec![0; self.squares],
         };
         let hit = worker.search(node.covered, node.forbidden, k - node.queens.len());
         let nodes = worker.nodes;
@@ -862,6 +897,55 @@ impl<const K: usize> Board<K> {
         };
         (Some(outcome), nodes)
     }
+}
+
+/// The lines of a `rows x cols` board with at least 4 squares (shorter ones never hold more
+/// than `3 r` marks), longest first (ties: rows, columns, diagonals, anti-diagonals, each in
+/// order).
+fn lines<const K: usize>(rows: usize, cols: usize) -> Vec<Line<K>> {
+    let mut out = Vec::new();
+    let mut add = |family: usize, squares: &mut dyn Iterator<Item = usize>| {
+        let mut bits = Bits::<K>::EMPTY;
+        let mut len = 0;
+        for s in squares {
+            bits.insert(s);
+            len += 1;
+        }
+        if len >= 4 {
+            out.push(Line {
+                squares: bits,
+                family,
+                len,
+            });
+        }
+    };
+    for r in 0..rows {
+        add(0, &mut (0..cols).map(|c| r * cols + c));
+    }
+    for c in 0..cols {
+        add(1, &mut (0..rows).map(|r| r * cols + c));
+    }
+    // Diagonal d: c - r = d - (rows - 1); anti-diagonal d: r + c = d.
+    for d in 0..rows + cols - 1 {
+        add(
+            2,
+            &mut (0..rows).filter_map(|r| {
+                let c = (d + r).checked_sub(rows - 1)?;
+                (c < cols).then_some(r * cols + c)
+            }),
+        );
+    }
+    for d in 0..rows + cols - 1 {
+        add(
+            3,
+            &mut (0..rows).filter_map(|r| {
+                let c = d.checked_sub(r)?;
+                (c < cols).then_some(r * cols + c)
+            }),
+        );
+    }
+    out.sort_by_key(|line| std::cmp::Reverse(line.len));
+    out
 }
 
 /// The symmetries of a `rows x cols` board other than the identity
@@ -981,6 +1065,174 @@ mod tests {
         }
     }
 
+    /// Every family of lines is disjoint, each line is a true row, column or diagonal (any two
+    /// of its squares share it), and with the short lines added back each family covers the
+    /// board.
+    #[test]
+    fn lines_are_the_rows_columns_and_diagonals() {
+        for (rows, cols) in [(1, 1), (3, 8), (4, 4), (5, 9), (8, 8), (11, 6)] {
+            let board = Board::<2>::new(rows, cols, &vec![true; rows * cols], false);
+            for family in 0..4 {
+                let mut seen = Bits::<2>::EMPTY;
+                let mut covered = 0;
+                for line in board.lines.iter().filter(|l| l.family == family) {
+                    assert_eq!(line.squares.count(), line.len);
+                    assert!(line.len >= 4);
+                    assert!(line.squares.and(&seen).is_empty());
+                    seen = seen.or(&line.squares);
+                    covered += line.len as usize;
+                    let squares: Vec<usize> = line.squares.ones().collect();
+                    for &a in &squares {
+                        for &b in &squares {
+                            let (ra, ca, rb, cb) = (a / cols, a % cols, b / cols, b % cols);
+                            let same = match family {
+                                0 => ra == rb,
+                                1 => ca == cb,
+                                2 => ca + rb == cb + ra,
+                                _ => ra + ca == rb + cb,
+                            };
+                            assert!(same, "{rows}x{cols} family {family}");
+                        }
+                    }
+                }
+                // The lines left out are those of at most 3 squares.
+                let lines_of = |len: usize| match family {
+                    0 => (len == cols) as usize * rows,
+                    1 => (len == rows) as usize * cols,
+                    _ => (0..rows + cols - 1)
+                        .filter(|&d| {
+                            let lo = d.saturating_sub(cols - 1);
+                            let hi = d.min(rows - 1);
+                            hi + 1 - lo == len
+                        })
+                        .count(),
+                };
+                let short: usize = (1..=3).map(|len| len * lines_of(len)).sum();
+                assert_eq!(
+                    covered + short,
+                    rows * cols,
+                    "{rows}x{cols} family {family}"
+                );
+            }
+        }
+    }
+
+    /// The cuts of [`Board::live`] and [`Board::branch`] against brute force, on small boards
+    /// with random marks, random queens already placed and random forbidden squares, under
+    /// both rules: when a node is cut no cover of at most `r` allowed squares exists, every
+    /// square declared dead is in none, and every cover holds a square of the branching set.
+    #[test]
+    fn live_squares_and_branching_sets_keep_every_cover() {
+        let mut seed = 0x3C6E_F372_FE94_F82Bu64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut checked = 0;
+        for round in 0..1500 {
+            let rows = 3 + (next() % 5) as usize;
+            let cols = 3 + (next() % 5) as usize;
+            let squares = rows * cols;
+            let dense = round % 3 == 0;
+            let marked: Vec<bool> = (0..squares).map(|_| dense || next() % 4 != 0).collect();
+            let independent = round % 2 == 1;
+            let board = Board::<1>::new(rows, cols, &marked, independent);
+            let mut covered = Bits::<1>::EMPTY;
+            let mut placed = Bits::<1>::EMPTY;
+            for _ in 0..next() % 3 {
+                let q = (next() % squares as u64) as usize;
+                if independent && covered.0[0] >> q & 1 == 1 {
+                    continue;
+                }
+                covered = covered.or(&board.attack[q]);
+                placed.insert(q);
+            }
+            let mut forbidden = Bits::<1>::EMPTY;
+            for _ in 0..next() % (squares as u64 / 2) {
+                forbidden.insert((next() % squares as u64) as usize);
+            }
+            let uncovered = board.marks.and_not(&covered);
+            if uncovered.is_empty() {
+                continue;
+            }
+            let allowed = board.allowed(&covered, &forbidden);
+            let r = 1 + (next() % 3) as usize;
+            // Every cover of `uncovered` by at most `r` allowed squares (non-attacking, also
+            // with the placed queens, under the independent rule).
+            let pool: Vec<usize> = allowed.ones().collect();
+            let mut covers: Vec<Vec<usize>> = Vec::new();
+            let mut chosen = Vec::new();
+            /// The board, the squares to choose from and the most queens.
+            type Context<'a> = (&'a Board<1>, &'a [usize], usize);
+            fn walk(
+                (board, pool, r): Context,
+                from: usize,
+                left: Bits<1>,
+                attacked: Bits<1>,
+                chosen: &mut Vec<usize>,
+                covers: &mut Vec<Vec<usize>>,
+            ) {
+                if left.is_empty() {
+                    covers.push(chosen.clone());
+                    return;
+                }
+                if chosen.len() == r {
+                    return;
+                }
+                for i in from..pool.len() {
+                    let a = pool[i];
+                    if board.independent && attacked.0[0] >> a & 1 == 1 {
+                        continue;
+                    }
+                    chosen.push(a);
+                    let left = left.and_not(&board.attack[a]);
+                    let attacked = attacked.or(&board.attack[a]);
+                    walk((board, pool, r), i + 1, left, attacked, chosen, covers);
+                    chosen.pop();
+                }
+            }
+            walk(
+                (&board, &pool, r),
+                0,
+                uncovered,
+                covered,
+                &mut chosen,
+                &mut covers,
+            );
+            let mut gains = vec![0; squares];
+            match board.live(&uncovered, &allowed, r, &mut gains) {
+                None => assert!(
+                    covers.is_empty(),
+                    "live cut a node with a cover: {covers:?}"
+                ),
+                Some(good) => {
+                    for cover in &covers {
+                        assert!(
+                            cover.iter().all(|&a| good.0[0] >> a & 1 == 1),
+                            "dead square in {cover:?}"
+                        );
+                    }
+                    match board.branch(&uncovered, &good, r) {
+                        None => assert!(covers.is_empty(), "branch cut a node with a cover"),
+                        Some(set) => {
+                            for cover in &covers {
+                                assert!(
+                                    cover.iter().any(|&a| set.0[0] >> a & 1 == 1),
+                                    "{cover:?} misses the branching set"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+            checked += usize::from(!covers.is_empty());
+        }
+        // The test must meet nodes with covers as well as cut ones.
+        assert!(checked > 100, "only {checked} nodes with covers");
+    }
+
     #[test]
     fn greedy_covers_and_root_bound_is_below_it() {
         for (rows, cols) in [(1, 1), (3, 8), (8, 8), (7, 5)] {
@@ -993,6 +1245,69 @@ mod tests {
                 assert!(board.marks.is_subset(&covered));
                 assert!(board.root_bound() <= cover.len());
             }
+        }
+    }
+}
+
+/// Measuring aid, not a check: `GUARD_PROBE="16x14:8,15x15:8" cargo test --release --lib
+/// probe_levels -- --ignored --nocapture` runs the exact search for one level of each full
+/// board on one thread and prints the verdict, the nodes and the CPU seconds (user + sys of
+/// the process, Linux). `GUARD_PROBE_INDEPENDENT=1` for the independent rule.
+#[cfg(test)]
+mod probe {
+    use super::*;
+
+    fn cpu_seconds() -> f64 {
+        let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+        let fields: Vec<&str> = stat
+            .rsplit_once(')')
+            .map(|(_, rest)| rest.split_whitespace().collect())
+            .unwrap_or_default();
+        let field = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok());
+        (field(11).unwrap_or(0.0) + field(12).unwrap_or(0.0)) / 100.0
+    }
+
+    fn run<const K: usize>(rows: usize, cols: usize, k: usize, independent: bool) {
+        let board = Board::<K>::new(rows, cols, &vec![true; rows * cols], independent);
+        let nodes = AtomicU64::new(0);
+        let start = cpu_seconds();
+        let verdict = match board.level(k, &Deadline::never(), &nodes) {
+            Level::Found(q) => format!("found {}", q.len()),
+            Level::Infeasible => "refuted".to_string(),
+            Level::Stopped => "stopped".to_string(),
+        };
+        println!(
+            "probe {rows}x{cols} k={k} independent={independent}: {verdict}, {} nodes, {:.2} CPU s",
+            nodes.load(Ordering::Relaxed),
+            cpu_seconds() - start
+        );
+    }
+
+    #[test]
+    #[ignore]
+    fn probe_levels() {
+        let spec = std::env::var("GUARD_PROBE").unwrap_or_default();
+        let independent = std::env::var("GUARD_PROBE_INDEPENDENT").is_ok();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        for item in spec.split(',').filter(|s| !s.is_empty()) {
+            let (size, k) = item.split_once(':').expect("RxC:K");
+            let (rows, cols) = size.split_once('x').expect("RxC");
+            let (rows, cols, k): (usize, usize, usize) = (
+                rows.parse().unwrap(),
+                cols.parse().unwrap(),
+                k.parse().unwrap(),
+            );
+            pool.install(|| match (rows * cols).div_ceil(64) {
+                1 => run::<1>(rows, cols, k, independent),
+                2 => run::<2>(rows, cols, k, independent),
+                3 => run::<3>(rows, cols, k, independent),
+                4 => run::<4>(rows, cols, k, independent),
+                5..=6 => run::<6>(rows, cols, k, independent),
+                _ => run::<8>(rows, cols, k, independent),
+            });
         }
     }
 }
