@@ -836,3 +836,57 @@ fn frontier_witnesses_18_19_21_23() {
         assert_eq!(checked(&marks, &answer), DOMINATION[n - 1]);
     }
 }
+
+/// `--table N --ledger FILE` writes the table to the ledger as it goes, and a second run
+/// prints the ledger's proven lines again without solving those boards (a line changed by hand
+/// comes back as it is) and solves the rest; a ledger of another table is refused.
+#[test]
+fn table_resumes_from_its_ledger() {
+    let dir = support::scratch("table-ledger");
+    let ledger = dir.join("table.txt");
+    let path = ledger.to_str().unwrap();
+    let (code, first, err) = queens(&["guard", "--table", "5", "--ledger", path], "");
+    assert_eq!(code, 0, "{err}");
+    let written = std::fs::read_to_string(&ledger).unwrap();
+    let mut lines = written.lines();
+    assert_eq!(
+        lines.next(),
+        Some("# queens guard --table ledger: rule any, theorems yes")
+    );
+    assert_eq!(lines.collect::<Vec<_>>(), first.lines().collect::<Vec<_>>());
+    // Keep the header and the first three boards, with the third one's source changed.
+    let kept: Vec<&str> = written.lines().take(4).collect();
+    let mut edited = kept[..3].join("\n");
+    edited.push_str("\n2 2 1 kept from the ledger\n");
+    std::fs::write(&ledger, &edited).unwrap();
+    let (code, second, err) = queens(&["guard", "--table", "5", "--ledger", path], "");
+    assert_eq!(code, 0, "{err}");
+    let second: Vec<&str> = second.lines().collect();
+    assert_eq!(second.len(), 15);
+    assert_eq!(second[2], "2 2 1 kept from the ledger");
+    for (a, b) in first.lines().zip(&second) {
+        if !b.contains("kept") {
+            assert_eq!(a, *b);
+        }
+    }
+    // The independent table refuses this ledger, at its first line.
+    let (code, out, err) = queens(
+        &["guard", "--table", "5", "--independent", "--ledger", path],
+        "",
+    );
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert!(
+        err.contains("line 1, column 1") && err.contains("not for this table"),
+        "{err}"
+    );
+    // A line that is not a table line is named by line and column.
+    std::fs::write(&ledger, format!("{}\n3 x 2 search\n", kept[0])).unwrap();
+    let (code, _, err) = queens(&["guard", "--table", "5", "--ledger", path], "");
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("line 2, column 3") && err.contains("not a board side"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

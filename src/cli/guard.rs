@@ -5,8 +5,8 @@ use super::Status;
 use super::EXIT_INTERRUPTED;
 use super::{emit, emit_line, interrupted, located, read_input, Failure, OutputFormat, SearchArgs};
 use clap::Args;
-use queens::format::guard::table_line;
 use queens::format::guard::{json_answer, text_answer};
+use queens::format::guard::{parse_table_ledger, table_ledger_header, table_line};
 use queens::format::scale::{guard_run_json, guard_run_text, RunPlace, Verdict};
 use queens::format::{parse_mark_grid, svg, RunInfo};
 use queens::guard::{count_minimum, solve_with, GuardOptions, MarkGrid, Rule, MAX_GUARD_SIDE};
@@ -34,7 +34,8 @@ pub struct GuardArgs {
     #[arg(long)]
     pub no_theorems: bool,
     /// Print the table of full m x n boards, 1 <= m <= n <= N (OEIS order: `n m value source`
-    /// per line), instead of one answer.
+    /// per line), instead of one answer; with `--ledger FILE` it resumes from FILE's proven
+    /// lines and appends each new one.
     #[arg(long, value_name = "N", conflicts_with_all = ["file", "full", "count_sets"])]
     pub table: Option<usize>,
     /// A sharded refutation of `--queens K` on the `--full` board through `--ledger FILE`
@@ -208,9 +209,44 @@ fn run_table(args: &GuardArgs, n: usize) -> Result<Status, Failure> {
     } else {
         Rule::Any
     };
+    if args.ledger.shard.is_some() {
+        return Err(Failure::bad_input(
+            "--shard does not apply to --table (its ledger is the table itself)",
+        ));
+    }
+    // A ledger resumes the table: its proven lines are printed again, the rest solved and
+    // appended as they come.
+    let header = table_ledger_header(args.independent, !args.no_theorems);
+    let mut known = Vec::new();
+    let mut ledger = None;
+    if let Some(path) = &args.ledger.ledger {
+        let name = path.display().to_string();
+        let text = match std::fs::read(path) {
+            Ok(bytes) => String::from_utf8(bytes)
+                .map_err(|_| Failure::bad_input(format!("{name}: not UTF-8 text")))?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(Failure::bad_input(format!("{name}: {e}"))),
+        };
+        known = parse_table_ledger(&text, &header).map_err(|e| located(&name, &e))?;
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| Failure::bad_input(format!("{name}: {e}")))?;
+        if text.is_empty() {
+            append(&mut file, &name, &header)?;
+        } else if !text.ends_with('\n') {
+            append(&mut file, &name, "")?;
+        }
+        ledger = Some((file, name));
+    }
     let options = args.search.options();
     for rows in 1..=n {
         for cols in 1..=rows {
+            if let Some((_, line)) = known.iter().find(|(b, _)| *b == (rows, cols)) {
+                emit_line(line)?;
+                continue;
+            }
             let answer = solve_with(
                 &MarkGrid::full(rows, cols),
                 rule,
@@ -218,11 +254,23 @@ fn run_table(args: &GuardArgs, n: usize) -> Result<Status, Failure> {
                 &options,
             )
             .map_err(|e| Failure::bad_input(e.to_string()))?;
-            emit_line(&table_line(&answer))?;
+            let line = table_line(&answer);
+            if let Some((file, name)) = &mut ledger {
+                append(file, name, &line)?;
+            }
+            emit_line(&line)?;
             if interrupted() {
                 return Ok(Status::from(EXIT_INTERRUPTED));
             }
         }
     }
     Ok(Status::SUCCESS)
+}
+
+/// Appends `line` and a newline to the table ledger, at once (a killed run keeps it).
+fn append(file: &mut std::fs::File, name: &str, line: &str) -> Result<(), Failure> {
+    use std::io::Write;
+    writeln!(file, "{line}")
+        .and_then(|()| file.flush())
+        .map_err(|e| Failure::bad_input(format!("{name}: {e}")))
 }
