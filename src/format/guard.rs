@@ -104,6 +104,9 @@ pub fn table_line(guards: &GuardSet) -> String {
     }
 }
 
+/// A proven entry of a table ledger: the board `(rows, cols)` and its line.
+pub type TableEntry = ((usize, usize), String);
+
 /// The first line of a `guard --table` ledger: what the table is of, so that a ledger is never
 /// resumed for another rule or bound policy.
 pub fn table_ledger_header(independent: bool, theorems: bool) -> String {
@@ -121,9 +124,9 @@ pub fn table_ledger_header(independent: bool, theorems: bool) -> String {
 pub fn parse_table_ledger(
     text: &str,
     header: &str,
-) -> Result<Vec<((usize, usize), String)>, ParseError> {
+) -> Result<Vec<TableEntry>, ParseError> {
     let text = super::strip_bom(text);
-    let mut entries: Vec<((usize, usize), String)> = Vec::new();
+    let mut entries: Vec<TableEntry> = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let number = i + 1;
         if i == 0 {
