@@ -121,10 +121,7 @@ pub fn table_ledger_header(independent: bool, theorems: bool) -> String {
 /// table printed them, later lines replacing earlier ones), as `((rows, cols), line)`.
 /// Unproven lines (`value?`) are skipped: those boards are solved again. An empty text is an
 /// empty ledger; a text with another header, or a line that is not a table line, is an error.
-pub fn parse_table_ledger(
-    text: &str,
-    header: &str,
-) -> Result<Vec<TableEntry>, ParseError> {
+pub fn parse_table_ledger(text: &str, header: &str) -> Result<Vec<TableEntry>, ParseError> {
     let text = super::strip_bom(text);
     let mut entries: Vec<TableEntry> = Vec::new();
     for (i, line) in text.lines().enumerate() {
