@@ -11,7 +11,7 @@
 //! are disjoint (the columns already are, rows never meet, and only diagonals that cross row
 //! `h` can hold a queen of each half). The pairs are counted by a bit-sliced matcher
 //! ([`disjoint_pairs`]): the keys of one side are transposed into blocks of 512, one 512-bit
-//! set per key bit of the blocks' members that lack that bit, and ANDed four key bits at a
+//! set per key bit of the blocks' members that lack that bit, and ANDed five key bits at a
 //! time from precomputed tables, so one key of the other side is tested against 512 at once.
 //!
 //! Symmetry: the reflections across the middle row and the middle column and the half turn
@@ -490,7 +490,7 @@ fn lower_key(n: u32, full: u32, w: u64) -> u64 {
 const BLOCK: usize = 512;
 /// 64-bit words per block.
 const LANES: usize = BLOCK / 64;
-/// Key bits per table (16 entries each).
+/// Key bits per table (`ENTRIES` entries each).
 const CHUNK: u32 = 5;
 /// Entries per table.
 const ENTRIES: usize = 1 << CHUNK;
@@ -535,7 +535,7 @@ fn transpose64(m: &mut [u64; 64]) {
 }
 
 /// Sets the tables of the bit-sliced matcher for `patterns` (keys of at most `bits` bits):
-/// per block of [`BLOCK`] patterns, `chunks` tables of 16 sets, table `ch` entry `v` holding
+/// per block of [`BLOCK`] patterns, `chunks` tables of [`ENTRIES`] sets, table `ch` entry `v` holding
 /// the members that have none of the bits `v << (CHUNK * ch)`. Each block is first transposed
 /// (one 512-bit set per key bit: the members without it), and each entry is then the
 /// intersection of one entry with fewer bits and one such set.
