@@ -188,7 +188,7 @@ impl Upper<'_> {
             return if direct { open & !blocked } else { 0 };
         }
         let (mask, part) = (mirror(self.n, self.mask), mirror(self.n, self.part));
-        let mirrored = blocked_if(can(mask, part), mask & !part);
+        let mirrored = can(mask, part).then_some(mask & !part);
         match (direct, mirrored) {
             (true, Some(m)) => open & !(blocked & m),
             (true, None) => open & !blocked,
@@ -293,11 +293,6 @@ impl Upper<'_> {
     }
 }
 
-/// `Some(blocked)` when `can`.
-fn blocked_if(can: bool, blocked: u32) -> Option<u32> {
-    can.then_some(blocked)
-}
-
 /// The state of a walk after its first rows.
 #[derive(Clone, Copy, Debug)]
 struct Start {
@@ -393,7 +388,6 @@ fn fill_table(
         for (g, counts) in group_counts.iter().enumerate() {
             let sets = b << shift..(b + 1) << shift;
             let len: usize = sets
-                .filter(|&s| offsets[s + 1] > offsets[s])
                 .filter(|&s| s as u32 & walk.mask == walk.part)
                 .map(|s| counts[s] as usize)
                 .sum();
