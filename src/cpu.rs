@@ -9,9 +9,10 @@ use std::sync::OnceLock;
 /// is a copy compiled with `#[target_feature]`, run only on a CPU that has those features
 /// (checked at the call). There is no level for x86-64-v2 (POPCNT, SSE4.2): measured, it
 /// counted no faster than `Baseline`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Level {
     /// Plain x86-64 (SSE2; popcount by shifts and masks), and every other architecture.
+    #[default]
     Baseline,
     /// x86-64-v3 (AVX2, BMI1, BMI2, LZCNT, FMA), without `pext`: for CPUs whose `pext` is
     /// slow microcode (AMD before Zen 3).
