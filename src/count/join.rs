@@ -1001,22 +1001,15 @@ fn total_of(unit: &JoinUnit, upper: &Table, lower: &Table, scratch: &mut Scratch
     let mut lower = std::mem::take(&mut scratch.lower);
     // Only the bits that keys of both sides have can make a pair meet: the others (the
     // diagonals that no half of one side crosses, such as the middle queen's) are dropped.
-    let mut either = [0u64; 2];
-    for (side, keys) in [&upper, &lower].into_iter().enumerate() {
-        let mut any = 0;
-        for i in 0..keys.len() {
-            any |= keys[i];
-        }
-        either[side] = any;
-    }
-    let squeeze = Squeeze::keeping(either[0] & either[1]);
+    let any = |keys: &[u64]| keys.iter().fold(0, |acc, &k| acc | k);
+    let squeeze = Squeeze::keeping(any(&upper) & any(&lower));
     let bits = squeeze.bits();
     let total = if bits == 0 {
         upper.len() as u64 * lower.len() as u64
     } else {
         for keys in [&mut upper, &mut lower] {
-            for i in 0..keys.len() {
-                keys[i] = squeeze.apply(keys[i]);
+            for key in keys.iter_mut() {
+                *key = squeeze.apply(*key);
             }
         }
         if upper.len() <= lower.len() {
