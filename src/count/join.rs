@@ -353,13 +353,27 @@ fn bucket_shift(n: u32) -> u32 {
 /// Sorts one bucket's region of the table (the column sets `first..`) by column set, as
 /// `offsets` says, and strips the tags.
 fn regroup(n: u32, first: usize, offsets: &[u32], region: &mut [u64]) {
+    thread_local! {
+        // The copy of the region, kept between regions (so its pages are not faulted in anew).
+        static COPY: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    COPY.with(|copy| {
+        let mut copy = copy.borrow_mut();
+        copy.clear();
+        copy.extend_from_slice(region);
+        scatter(n, first, offsets, &copy, region);
+    });
+}
+
+/// The words of `from` (tagged with their column sets, `first..`) written untagged to `region`
+/// in column-set order, as `offsets` says.
+fn scatter(n: u32, first: usize, offsets: &[u32], from: &[u64], region: &mut [u64]) {
     let tag = 2 * n;
-    let scratch = region.to_vec();
     let base = offsets[first] as usize;
     let mut place: Vec<usize> = (0..1usize << bucket_shift(n))
         .map(|i| offsets[first + i] as usize - base)
         .collect();
-    for &x in &scratch {
+    for &x in from {
         let cols = (x >> tag) as usize;
         let p = &mut place[cols - first];
         region[*p] = x & ((1u64 << tag) - 1);
@@ -1177,7 +1191,7 @@ thread_local! {
 }
 
 /// The default memory for the half tables of one batch, in MiB (`QUEENS_JOIN_MIB` sets it).
-pub(crate) const DEFAULT_TABLE_MIB: u64 = 2048;
+pub(crate) const DEFAULT_TABLE_MIB: u64 = 3072;
 
 /// The memory budget of one batch's half tables, in bytes.
 pub(crate) fn table_budget() -> u64 {
@@ -1449,8 +1463,8 @@ mod tests {
     fn join_counts_match_oeis_with_any_batching() {
         for n in 4..=14u32 {
             let i = n as usize - 1;
-            // The default budget (no batches) and a tiny one (the most batches).
-            for budget in [DEFAULT_TABLE_MIB << 20, 1] {
+            // The default budget (no batches), a small one and a tiny one (the most batches).
+            for budget in [DEFAULT_TABLE_MIB << 20, 1 << 16, 1] {
                 for threads in [1, 2] {
                     let (tally, _) = join_count(n, budget, threads);
                     assert_eq!(tally.solutions, SOLUTIONS[i], "N = {n}, budget {budget}");
