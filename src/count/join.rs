@@ -583,8 +583,13 @@ fn build_tables(patterns: &[u64], bits: u32, tables: &mut Vec<[Set; ENTRIES]>) {
 /// The pairs of `items` with the patterns whose tables [`build_tables`] made.
 #[inline(always)]
 fn count_with_tables(level: Level, items: &[u64], bits: u32, tables: &[[Set; ENTRIES]]) -> u64 {
-    // A copy per table count of the sizes the join uses (N = 16..=21), fully unrolled.
+    // A copy per table count up to 11 (keys of up to 55 bits, so every size the join
+    // counts), fully unrolled; the plain loop beyond.
     match bits.div_ceil(CHUNK) {
+        1 => count_with_chunks::<1>(level, items, tables),
+        2 => count_with_chunks::<2>(level, items, tables),
+        3 => count_with_chunks::<3>(level, items, tables),
+        4 => count_with_chunks::<4>(level, items, tables),
         5 => count_with_chunks::<5>(level, items, tables),
         6 => count_with_chunks::<6>(level, items, tables),
         7 => count_with_chunks::<7>(level, items, tables),
@@ -592,7 +597,7 @@ fn count_with_tables(level: Level, items: &[u64], bits: u32, tables: &[[Set; ENT
         9 => count_with_chunks::<9>(level, items, tables),
         10 => count_with_chunks::<10>(level, items, tables),
         11 => count_with_chunks::<11>(level, items, tables),
-        chunks => count_with_any(level, items, chunks as usize, tables),
+        chunks => count_with_any(items, chunks as usize, tables),
     }
 }
 
@@ -615,20 +620,14 @@ fn count_with_chunks<const C: usize>(
     total
 }
 
-/// [`count_with_tables`] for any number of tables per block.
+/// [`count_with_tables`] for any number of tables per block, by the plain loop.
 #[inline(always)]
-fn count_with_any(level: Level, items: &[u64], chunks: usize, tables: &[[Set; ENTRIES]]) -> u64 {
+fn count_with_any(items: &[u64], chunks: usize, tables: &[[Set; ENTRIES]]) -> u64 {
     let mut total = 0;
     let mut start = 0;
     while start < tables.len() {
         let end = (start + chunks).min(tables.len());
-        total += match end - start {
-            1 => count_block_at::<1>(level, items, tables[start..end].try_into().unwrap()),
-            2 => count_block_at::<2>(level, items, tables[start..end].try_into().unwrap()),
-            3 => count_block_at::<3>(level, items, tables[start..end].try_into().unwrap()),
-            4 => count_block_at::<4>(level, items, tables[start..end].try_into().unwrap()),
-            _ => count_block(items, &tables[start..end]),
-        };
+        total += count_block(items, &tables[start..end]);
         start = end;
     }
     total
@@ -758,6 +757,10 @@ fn match_group(
     if items.is_empty() || patterns.is_empty() {
         return 0;
     }
+    if bits == 0 {
+        // No bit left to meet on: every pair is disjoint.
+        return items.len() as u64 * patterns.len() as u64;
+    }
     if patterns.len() < 64 || items.len() < 16 {
         return disjoint_pairs_plain(items, patterns);
     }
@@ -847,7 +850,7 @@ impl Squeeze {
 fn disjoint_pairs(items: &[u64], patterns: &[u64], bits: u32, scratch: &mut Scratch) -> u64 {
     let k = match patterns.len() / 1024 {
         0 => 0,
-        q => (q.ilog2() as usize + 1).min(MAX_CUT),
+        q => (q.ilog2() as usize + 1).min(MAX_CUT).min(bits as usize),
     };
     if k == 0 || items.len() < 64 {
         return match_group(scratch.level, items, patterns, bits, &mut scratch.tables);
@@ -1559,7 +1562,15 @@ mod tests {
             (900, 9000),
             (2000, 17000),
         ] {
-            for &(bits, density) in &[(8, 20), (36, 15), (42, 12), (64, 6)] {
+            for &(bits, density) in &[
+                (0, 0),
+                (2, 30),
+                (3, 20),
+                (8, 20),
+                (36, 15),
+                (42, 12),
+                (64, 6),
+            ] {
                 let a = keys(&mut seed, items, bits, density);
                 let b = keys(&mut seed, patterns, bits, density);
                 let expected = disjoint_pairs_plain(&a, &b);
