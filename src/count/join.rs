@@ -1021,19 +1021,15 @@ fn total_of(unit: &JoinUnit, upper: &Table, lower: &Table, scratch: &mut Scratch
     let any = |keys: &[u64]| keys.iter().fold(0, |acc, &k| acc | k);
     let squeeze = Squeeze::keeping(any(&upper) & any(&lower));
     let bits = squeeze.bits();
-    let total = if bits == 0 {
-        upper.len() as u64 * lower.len() as u64
+    for keys in [&mut upper, &mut lower] {
+        for key in keys.iter_mut() {
+            *key = squeeze.apply(*key);
+        }
+    }
+    let total = if upper.len() <= lower.len() {
+        disjoint_pairs(&upper, &lower, bits, scratch)
     } else {
-        for keys in [&mut upper, &mut lower] {
-            for key in keys.iter_mut() {
-                *key = squeeze.apply(*key);
-            }
-        }
-        if upper.len() <= lower.len() {
-            disjoint_pairs(&upper, &lower, bits, scratch)
-        } else {
-            disjoint_pairs(&lower, &upper, bits, scratch)
-        }
+        disjoint_pairs(&lower, &upper, bits, scratch)
     };
     std::mem::swap(&mut scratch.upper, &mut upper);
     std::mem::swap(&mut scratch.lower, &mut lower);

@@ -59,9 +59,9 @@ pub(crate) fn find<const K: usize>(
     let half_turn = |p: &Vec<u32>| p.iter().enumerate().all(|(s, &t)| t == last - s as u32);
     pairs.sort_by_key(|g| !g.iter().any(half_turn));
     // The groups of order 4 and 8: small, exhaustive searches (milliseconds on the frontier
-    // squares, about a second on 18 x 17), sharing a quarter of the budget, each the rest of
-    // that quarter over the groups still to run (a square has four such groups, a rectangle
-    // only its whole group of order 4).
+    // boards), sharing a quarter of the budget, each the rest of that quarter over the groups
+    // still to run (a square has four such groups, a rectangle only its whole group of order
+    // 4).
     let large_end = began + budget / 4;
     let large_count = large.len();
     for (i, group) in large.into_iter().enumerate() {
@@ -74,11 +74,15 @@ pub(crate) fn find<const K: usize>(
             return Some((cover, Method::Symmetric(group.len())));
         }
     }
+    // The local search from `start` for `share` of the budget (cut at its end).
+    let local_search = |share: Duration| {
+        let until = (Instant::now() + share).min(end);
+        let cover = local::improve(board, start, target, deadline, Some(until), local_steps);
+        (cover.len() <= target).then_some((cover, Method::Local))
+    };
     // The local search for an eighth of the budget.
-    let local_end = (Instant::now() + budget / 8).min(end);
-    let cover = local::improve(board, start, target, deadline, Some(local_end), local_steps);
-    if cover.len() <= target {
-        return Some((cover, Method::Local));
+    if let Some(found) = local_search(budget / 8) {
+        return Some(found);
     }
     // The groups of order 2, the half turn first (it has half of what is left: it found the
     // witnesses of A075458 for n = 19, 21 and 23), the others sharing the rest.
@@ -100,13 +104,8 @@ pub(crate) fn find<const K: usize>(
     // for up to three eighths of the budget (18 x 17 needs 1.4 s of it, and a 10 s budget
     // gives it 0.9 s above; where the target is below the answer, as on most rectangles, the
     // attempt costs at most that).
-    let now = Instant::now();
-    if now < end && !deadline.reached() {
-        let again_end = (now + budget * 3 / 8).min(end);
-        let cover = local::improve(board, start, target, deadline, Some(again_end), local_steps);
-        if cover.len() <= target {
-            return Some((cover, Method::Local));
-        }
+    if Instant::now() < end && !deadline.reached() {
+        return local_search(budget * 3 / 8);
     }
     None
 }
