@@ -29,6 +29,7 @@ use crate::schedule::Workers;
 use crate::{Deadline, Options};
 use rayon::prelude::*;
 use std::convert::Infallible;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// No middle queen (even `n`).
 const NO_MIDDLE: u8 = u8::MAX;
@@ -130,21 +131,116 @@ fn deposit(mut x: u32, mut mask: u32) -> u32 {
     out
 }
 
-/// The upper halves of one context (a middle queen or none) whose column sets meet the batch
-/// columns `mask` in `part`, grouped by column set. Each half is stored as one word `w`: the
-/// columns at which its two kinds of diagonals cross the last upper row (its queen included)
-/// for even `n`, or the middle row for odd `n`, `n` bits each; see [`upper_key`] and
-/// [`lower_key`].
+/// How the halves of one context are stored. A half is its word `w` (see [`upper_key`] and
+/// [`lower_key`]): the columns at which its two kinds of diagonals cross the last upper row
+/// (its queen included) for even `n`, or the middle row for odd `n`, `n` bits each. In a
+/// table a word takes `width` bytes; while a table is filled it also carries the low `tag`
+/// bits of its column set (`raw` bytes in all), the high `n - tag` bits naming its *coarse
+/// bucket*.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    n: u32,
+    tag: u32,
+    raw: usize,
+    width: usize,
+    /// Words per chunk of a table (a power of two); a chunk has `per * width` bytes and 8 of
+    /// slack, so that every record is read and written as one unaligned 8-byte word.
+    per: usize,
+}
+
+impl Layout {
+    /// The layout for board size `n`, `groups` filling walks and about `expected` halves:
+    /// coarse buckets of some 32768 halves (256 to 4096 of them, more where that saves a
+    /// byte of the filling records), and chunks of a quarter of a bucket's share of one
+    /// walk group (so that the partly filled ones stay a small part of the table).
+    fn new(n: u32, groups: usize, expected: u64) -> Layout {
+        let key = 2 * n;
+        let raw_bytes = |coarse: u32| (key + n - coarse).div_ceil(8) as usize;
+        let sized = (expected >> 15).max(1).ilog2() + 1;
+        let coarse_min = sized.clamp(8, 12).min(n);
+        let coarse = (coarse_min..=n.min(12))
+            .min_by_key(|&c| (raw_bytes(c), c))
+            .unwrap_or(coarse_min);
+        let share = (expected >> coarse) / groups.max(1) as u64;
+        let per = (share / 4).clamp(1 << 8, 1 << 13).next_power_of_two() as usize;
+        Layout {
+            n,
+            tag: n - coarse,
+            raw: raw_bytes(coarse),
+            width: key.div_ceil(8) as usize,
+            per,
+        }
+    }
+
+    fn buckets(&self) -> usize {
+        1 << (self.n - self.tag)
+    }
+
+    /// Bytes of one chunk.
+    fn chunk_bytes(&self) -> usize {
+        self.per * self.width + 8
+    }
+}
+
+/// The 8 bytes at `at` of `chunk` as a little-endian word.
+#[inline(always)]
+fn read_word(chunk: &[u8], at: usize) -> u64 {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&chunk[at..at + 8]);
+    u64::from_le_bytes(b)
+}
+
+/// The halves of one context (a middle queen or none) whose column sets meet the batch
+/// columns in a given part, grouped by column set within each coarse bucket.
 struct Table {
-    /// `offsets[s]..offsets[s + 1]`: the words of column set `s` (an index over all sets).
+    layout: Layout,
+    buckets: Vec<Bucket>,
+}
+
+/// One coarse bucket of a [`Table`]: its words, `per` to a chunk, in column-set order; `offsets[t]..offsets[t + 1]` are those of the set with low bits `t`.
+#[derive(Default)]
+struct Bucket {
+    chunks: Vec<Box<[u8]>>,
     offsets: Vec<u32>,
-    words: Vec<u64>,
 }
 
 impl Table {
-    fn of(&self, cols: u32) -> &[u64] {
-        let c = cols as usize;
-        &self.words[self.offsets[c] as usize..self.offsets[c + 1] as usize]
+    /// The range of the words of column set `cols` within its bucket.
+    fn range(&self, cols: u32) -> (&Bucket, usize, usize) {
+        let bucket = &self.buckets[(cols >> self.layout.tag) as usize];
+        if bucket.offsets.is_empty() {
+            return (bucket, 0, 0);
+        }
+        let t = (cols & ((1 << self.layout.tag) - 1)) as usize;
+        (
+            bucket,
+            bucket.offsets[t] as usize,
+            bucket.offsets[t + 1] as usize,
+        )
+    }
+
+    /// Whether column set `cols` has no words.
+    fn is_empty_at(&self, cols: u32) -> bool {
+        let (_, lo, hi) = self.range(cols);
+        lo == hi
+    }
+
+    /// Appends `map(w)` for every word `w` of column set `cols` to `out`.
+    #[inline(always)]
+    fn extend_mapped(&self, cols: u32, out: &mut Vec<u64>, map: impl Fn(u64) -> u64) {
+        let (bucket, lo, hi) = self.range(cols);
+        let width = self.layout.width;
+        let per = self.layout.per;
+        let shift = per.trailing_zeros();
+        let mask = u64::MAX >> (64 - 2 * self.layout.n);
+        let mut p = lo;
+        while p < hi {
+            let (c, first) = (p >> shift, p & (per - 1));
+            let last = per.min(first + hi - p);
+            let chunk = &bucket.chunks[c];
+            out.extend((first..last).map(|i| map(read_word(chunk, i * width) & mask)));
+            p += last - first;
+        }
     }
 }
 
@@ -323,112 +419,265 @@ fn count_halves_with(walk: &Upper, starts: &[Start], counts: &mut [u32]) {
     }
 }
 
-/// Column-set bits of the coarse buckets [`fill_table`] writes first.
-const COARSE_BITS: u32 = 8;
+/// The shared stop of the walks filling one table: set once their chunks pass `max` bytes.
+struct Limit {
+    bytes: AtomicUsize,
+    max: usize,
+    stop: AtomicBool,
+}
 
-/// Appends the word of each half from the walks from `starts`, tagged with its columns, to
-/// the slice of its coarse bucket (the column sets with the same top [`COARSE_BITS`] bits):
-/// `slices[b]` is this group's share of bucket `b`'s region of the table. Writing straight to
-/// the final places would scatter over the whole table (gigabytes for N = 18); each region is
-/// sorted within itself afterwards ([`regroup`]).
+impl Limit {
+    fn new(max: usize) -> Limit {
+        Limit {
+            bytes: AtomicUsize::new(0),
+            max,
+            stop: AtomicBool::new(false),
+        }
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// Chunks of records, each with the number of records it holds.
+type Chunks = Vec<(Box<[u8]>, u32)>;
+
+/// One walk group's records, bucket by bucket: the full chunks and the one being filled.
+struct Fillings {
+    full: Vec<Chunks>,
+    current: Vec<Box<[u8]>>,
+    /// Where the next record goes in `current`: at most `end` bytes of a chunk hold records
+    /// (so that a chunk holds no more records than words of the table), and `end` means a
+    /// new chunk is needed.
+    at: Vec<u32>,
+    end: u32,
+}
+
+impl Fillings {
+    fn new(layout: &Layout) -> Fillings {
+        let buckets = layout.buckets();
+        let end = (layout.per * layout.width) as u32;
+        Fillings {
+            full: (0..buckets).map(|_| Vec::new()).collect(),
+            current: (0..buckets).map(|_| Box::default()).collect(),
+            at: vec![end; buckets],
+            end,
+        }
+    }
+
+    /// Sets bucket `b`'s current chunk aside and starts a new one.
+    #[cold]
+    #[inline(never)]
+    fn next_chunk(&mut self, b: usize, layout: &Layout, limit: &Limit) {
+        let bytes = layout.chunk_bytes();
+        let current = std::mem::replace(&mut self.current[b], vec![0u8; bytes].into_boxed_slice());
+        if !current.is_empty() {
+            self.full[b].push((current, self.at[b] / layout.raw as u32));
+        }
+        self.at[b] = 0;
+        let bytes = limit.bytes.fetch_add(bytes, Ordering::Relaxed) + bytes;
+        if bytes > limit.max {
+            limit.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Every bucket's chunks.
+    fn into_chunks(self, layout: &Layout) -> impl Iterator<Item = Chunks> {
+        let raw = layout.raw as u32;
+        self.full
+            .into_iter()
+            .zip(self.current.into_iter().zip(self.at))
+            .map(move |(mut full, (current, at))| {
+                if !current.is_empty() && at > 0 {
+                    full.push((current, at / raw));
+                }
+                full
+            })
+    }
+}
+
+/// Appends the record of each half from the walks from `starts` (its word and the low bits of
+/// its column set) to its coarse bucket in `out`, until `limit` stops the walks.
 #[inline(always)]
-fn fill_buckets_with(n: u32, walk: &Upper, starts: &[Start], slices: &mut [&mut [u64]]) {
-    let shift = bucket_shift(n);
-    let mut cursor = vec![0usize; slices.len()];
-    let tag = 2 * n;
+fn fill_buckets_with(
+    layout: &Layout,
+    walk: &Upper,
+    starts: &[Start],
+    limit: &Limit,
+    out: &mut Fillings,
+) {
+    let (tag, raw) = (layout.tag, layout.raw);
+    let tag_mask = (1u32 << tag) - 1;
+    let key_bits = 2 * layout.n;
+    let end = out.end as usize;
     for &start in starts {
+        if limit.stopped() {
+            return;
+        }
         walk.walk_from(start, &mut |cols, w| {
-            let b = (cols >> shift) as usize;
-            slices[b][cursor[b]] = w | (cols as u64) << tag;
-            cursor[b] += 1;
+            let b = (cols >> tag) as usize;
+            let mut at = out.at[b] as usize;
+            if at + raw > end {
+                out.next_chunk(b, layout, limit);
+                at = 0;
+            }
+            let record = w | ((cols & tag_mask) as u64) << key_bits;
+            out.current[b][at..at + 8].copy_from_slice(&record.to_le_bytes());
+            out.at[b] = (at + raw) as u32;
         });
     }
 }
 
-/// The low bits of a column set within its coarse bucket.
-fn bucket_shift(n: u32) -> u32 {
-    n.saturating_sub(COARSE_BITS)
-}
-
-/// Sorts one bucket's region of the table (the column sets `first..`) by column set, as
-/// `offsets` says, and strips the tags.
-fn regroup(n: u32, first: usize, offsets: &[u32], region: &mut [u64]) {
+/// Sorts one coarse bucket's records (from every walk group) by column set into a
+/// [`Bucket`], reusing their chunks.
+fn regroup(layout: &Layout, parts: Chunks) -> Bucket {
     thread_local! {
-        // The copy of the region, kept between regions (so its pages are not faulted in anew).
-        static COPY: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+        // The bucket's records, decoded (kept between buckets, so that its pages are not
+        // faulted in anew).
+        static RECORDS: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
     }
-    COPY.with(|copy| {
-        let mut copy = copy.borrow_mut();
-        copy.clear();
-        copy.extend_from_slice(region);
-        scatter(n, first, offsets, &copy, region);
+    let key_bits = 2 * layout.n;
+    let raw_mask = u64::MAX >> (64 - key_bits - layout.tag);
+    let sets = 1usize << layout.tag;
+    let mut offsets = vec![0u32; sets + 1];
+    let chunks = RECORDS.with(|records| {
+        let records = &mut *records.borrow_mut();
+        records.clear();
+        for (chunk, count) in &parts {
+            for i in 0..*count as usize {
+                let r = read_word(chunk, i * layout.raw) & raw_mask;
+                offsets[(r >> key_bits) as usize + 1] += 1;
+                records.push(r);
+            }
+        }
+        for t in 0..sets {
+            offsets[t + 1] += offsets[t];
+        }
+        let (width, per) = (layout.width, layout.per);
+        let shift = per.trailing_zeros();
+        let mut chunks: Vec<Box<[u8]>> = parts.into_iter().map(|(c, _)| c).collect();
+        chunks.truncate(records.len().div_ceil(per));
+        // Each word to its place, keeping the bytes past its width (the next word's).
+        let past = u64::MAX << (8 * width);
+        let key_mask = u64::MAX >> (64 - key_bits);
+        let mut cursor = offsets.clone();
+        for &r in records.iter() {
+            let place = &mut cursor[(r >> key_bits) as usize];
+            let p = *place as usize;
+            *place += 1;
+            let chunk = &mut chunks[p >> shift];
+            let at = (p & (per - 1)) * width;
+            let word = (read_word(chunk, at) & past) | (r & key_mask);
+            chunk[at..at + 8].copy_from_slice(&word.to_le_bytes());
+        }
+        chunks
     });
+    Bucket { chunks, offsets }
 }
 
-/// The words of `from` (tagged with their column sets, `first..`) written untagged to `region`
-/// in column-set order, as `offsets` says.
-fn scatter(n: u32, first: usize, offsets: &[u32], from: &[u64], region: &mut [u64]) {
-    let tag = 2 * n;
-    let base = offsets[first] as usize;
-    let mut place: Vec<usize> = (0..1usize << bucket_shift(n))
-        .map(|i| offsets[first + i] as usize - base)
-        .collect();
-    for &x in from {
-        let cols = (x >> tag) as usize;
-        let p = &mut place[cols - first];
-        region[*p] = x & ((1u64 << tag) - 1);
-        *p += 1;
-    }
-}
-
-/// Writes the words of the halves that `walk` hears in `words`, grouped by column set as
-/// `offsets` says: each group of starts fills its share of every coarse bucket's region (the
-/// shares sized by the group's counts), on the workers, and the regions are then sorted.
+/// The table of the halves that `walk` hears, filled by the groups of starts on the workers,
+/// or `None` if its chunks would pass `max_bytes`.
 fn fill_table(
     level: Level,
-    n: u32,
+    layout: &Layout,
     walk: &Upper,
-    (groups, group_counts): (&[Vec<Start>], &[Vec<u32>]),
-    offsets: &[u32],
-    words: &mut [u64],
+    groups: &[Vec<Start>],
+    max_bytes: usize,
     workers: &Workers,
-) {
-    let shift = bucket_shift(n);
-    let buckets = 1usize << (n - shift);
-    // Every group's share of every bucket, in table order (bucket by bucket, group by group).
-    let mut shares: Vec<Vec<&mut [u64]>> = (0..groups.len()).map(|_| Vec::new()).collect();
-    let mut rest: &mut [u64] = words;
-    for b in 0..buckets {
-        for (g, counts) in group_counts.iter().enumerate() {
-            let sets = b << shift..(b + 1) << shift;
-            let len: usize = sets
-                .filter(|&s| s as u32 & walk.mask == walk.part)
-                .map(|s| counts[s] as usize)
-                .sum();
-            let (share, later) = std::mem::take(&mut rest).split_at_mut(len);
-            shares[g].push(share);
-            rest = later;
+) -> Option<Table> {
+    let limit = Limit::new(max_bytes);
+    let buckets = layout.buckets();
+    let fillings: Vec<Fillings> = workers.install(|| {
+        groups
+            .par_iter()
+            .map(|starts| {
+                let mut out = Fillings::new(layout);
+                fill_buckets(level, layout, walk, starts, &limit, &mut out);
+                out
+            })
+            .collect()
+    });
+    if limit.stopped() {
+        return None;
+    }
+    // Each bucket's chunks, group by group.
+    let mut per_bucket: Vec<Chunks> = (0..buckets).map(|_| Vec::new()).collect();
+    for group in fillings {
+        for (all, chunks) in per_bucket.iter_mut().zip(group.into_chunks(layout)) {
+            all.extend(chunks);
         }
     }
-    workers.install(|| {
-        shares
-            .par_iter_mut()
-            .zip(groups.par_iter())
-            .for_each(|(slices, starts)| fill_buckets(level, n, walk, starts, slices));
+    let buckets = workers.install(|| {
+        per_bucket
+            .into_par_iter()
+            .map(|parts| regroup(layout, parts))
+            .collect()
     });
-    let mut regions: Vec<(usize, &mut [u64])> = Vec::new();
-    let mut rest: &mut [u64] = words;
-    for b in 0..buckets {
-        let len = (offsets[(b + 1) << shift] - offsets[b << shift]) as usize;
-        let (region, later) = std::mem::take(&mut rest).split_at_mut(len);
-        regions.push((b << shift, region));
-        rest = later;
+    Some(Table {
+        layout: *layout,
+        buckets,
+    })
+}
+
+/// Walks out of which one is sampled by [`sample_halves`] (when there are many).
+const SAMPLE_STEP: usize = 16;
+
+/// The numbers of halves a walk hears, by column set, counted on a sample of its walks.
+struct Sample {
+    counts: Vec<u32>,
+    /// The walks sampled, out of `walks`.
+    sampled: u64,
+    walks: u64,
+}
+
+impl Sample {
+    /// `x` halves of the sample scaled to the whole walk.
+    fn scaled(&self, x: u64) -> u64 {
+        (x as u128 * self.walks as u128 / self.sampled.max(1) as u128) as u64
     }
-    workers.install(|| {
-        regions
-            .par_iter_mut()
-            .for_each(|(first, region)| regroup(n, *first, offsets, region));
+
+    /// The estimated number of halves of the whole walk.
+    fn total(&self) -> u64 {
+        self.scaled(self.counts.iter().map(|&c| c as u64).sum())
+    }
+}
+
+/// Counts the halves of every [`SAMPLE_STEP`]th walk from the placements of a few rows (of
+/// every walk when they are few).
+fn sample_halves(level: Level, walk: &Upper, workers: &Workers) -> Sample {
+    let starts = walk.starts(4.min(walk.h as usize - 1));
+    let step = if starts.len() >= 64 * SAMPLE_STEP {
+        SAMPLE_STEP
+    } else {
+        1
+    };
+    let sample: Vec<Start> = starts.iter().step_by(step).copied().collect();
+    let groups = deal(&sample, workers.threads());
+    let sets = 1usize << walk.n;
+    let counts = workers.install(|| {
+        groups
+            .par_iter()
+            .map(|starts| {
+                let mut counts = vec![0u32; sets];
+                count_halves(level, walk, starts, &mut counts);
+                counts
+            })
+            .reduce(
+                || vec![0u32; sets],
+                |mut a, b| {
+                    for (x, y) in a.iter_mut().zip(b) {
+                        *x += y;
+                    }
+                    a
+                },
+            )
     });
+    Sample {
+        counts,
+        sampled: sample.len() as u64,
+        walks: starts.len() as u64,
+    }
 }
 
 /// Defines `$name`, calling `$with` compiled for the best level the CPU has.
@@ -473,7 +722,7 @@ macro_rules! dispatched {
 }
 
 dispatched!(count_halves, count_halves_with, count_halves_v3, count_halves_v4, (walk: &Upper, starts: &[Start], counts: &mut [u32]));
-dispatched!(fill_buckets, fill_buckets_with, fill_buckets_v3, fill_buckets_v4, (n: u32, walk: &Upper, starts: &[Start], slices: &mut [&mut [u64]]));
+dispatched!(fill_buckets, fill_buckets_with, fill_buckets_v3, fill_buckets_v4, (layout: &Layout, walk: &Upper, starts: &[Start], limit: &Limit, out: &mut Fillings));
 
 /// The key of an upper half at the meeting row (`r + c` diagonals in the low `n` bits,
 /// `c - r` ones above them).
@@ -1001,19 +1250,14 @@ fn total_of(unit: &JoinUnit, upper: &Table, lower: &Table, scratch: &mut Scratch
     } else {
         1u32 << unit.middle
     };
-    let ups = upper.of(unit.upper);
-    let lows = lower.of(full & !unit.upper & !mid_bit);
-    if ups.is_empty() || lows.is_empty() {
+    let (ups, lows) = (unit.upper, full & !unit.upper & !mid_bit);
+    if upper.is_empty_at(ups) || lower.is_empty_at(lows) {
         return 0;
     }
     scratch.upper.clear();
-    scratch
-        .upper
-        .extend(ups.iter().map(|&w| upper_key(n, full, odd, w)));
+    upper.extend_mapped(ups, &mut scratch.upper, |w| upper_key(n, full, odd, w));
     scratch.lower.clear();
-    scratch
-        .lower
-        .extend(lows.iter().map(|&w| lower_key(n, full, w)));
+    lower.extend_mapped(lows, &mut scratch.lower, |w| lower_key(n, full, w));
     let mut upper = std::mem::take(&mut scratch.upper);
     let mut lower = std::mem::take(&mut scratch.lower);
     // Only the bits that keys of both sides have can make a pair meet: the others (the
@@ -1190,7 +1434,7 @@ thread_local! {
 }
 
 /// The default memory for the half tables of one batch, in MiB (`QUEENS_JOIN_MIB` sets it).
-pub(crate) const DEFAULT_TABLE_MIB: u64 = 3072;
+pub(crate) const DEFAULT_TABLE_MIB: u64 = 3584;
 
 /// The memory budget of one batch's half tables, in bytes.
 pub(crate) fn table_budget() -> u64 {
@@ -1286,31 +1530,73 @@ pub(crate) fn count_all(
         if deadline.reached() {
             break;
         }
-        // Exact counts of the needed halves by column set, from walks shared out among the
-        // workers in fixed groups (the tables are then filled by the same groups).
+        // The walks are shared out among the workers in fixed groups.
         let whole = walk(0, 0);
         let groups = deal(
             &whole.starts(START_DEPTH.min(h as usize - 1)),
             workers.threads(),
         );
-        let group_counts: Vec<Vec<u32>> = workers.install(|| {
-            groups
-                .par_iter()
-                .map(|starts| {
-                    let mut counts = vec![0u32; 1 << n];
-                    count_halves(level, &whole, starts, &mut counts);
-                    counts
-                })
-                .collect()
-        });
-        let mut counts = vec![0u32; 1 << n];
-        for group in &group_counts {
-            for (c, &g) in counts.iter_mut().zip(group) {
-                *c += g;
+        let offsets_bytes = 4u64 << n;
+        let records_budget = budget.saturating_sub(2 * offsets_bytes);
+        // Counts the members of one batch (units whose upper columns meet the batch columns
+        // in `part` or in `other`) from its two tables.
+        let mut run_batch = |members: &[JoinUnit],
+                             (batch_cols, part): (u32, u32),
+                             table_p: &Table,
+                             table_o: &Table| {
+            let count_one = |u: &JoinUnit, d: &Deadline| {
+                if d.reached() {
+                    return None;
+                }
+                let (up, low) = if u.upper & batch_cols == part {
+                    (table_p, table_o)
+                } else {
+                    (table_o, table_p)
+                };
+                Some(SCRATCH.with(|s| count_unit_with(level, u, up, low, &mut s.borrow_mut())))
+            };
+            let finished = workers.run(members, &quiet, deadline, count_one, |batch| {
+                for (i, c) in batch {
+                    on_done(&members[i], &c);
+                    done += 1;
+                    progress.done += 1;
+                    progress.done_work += 1.0;
+                }
+                options.report(done, total_units);
+                options.report_work(progress);
+                Ok::<(), Infallible>(())
+            });
+            if let Err(never) = finished {
+                match never {}
             }
+        };
+        // The whole context in one batch when a sample of the walks says that its table fits
+        // (the filling stops as soon as it passes the budget).
+        let sample = sample_halves(level, &whole, workers);
+        let estimate = sample.total();
+        let layout = Layout::new(n, groups.len(), estimate);
+        let fits = records_budget - records_budget / 16;
+        let whole_table = if estimate * layout.raw as u64 <= fits {
+            fill_table(
+                level,
+                &layout,
+                &whole,
+                &groups,
+                records_budget as usize,
+                workers,
+            )
+        } else {
+            None
+        };
+        if let Some(table) = whole_table {
+            run_batch(context, (0, 0), &table, &table);
+            continue;
         }
-        let batch_cols = choose_batch_columns(n, middle, &counts, budget);
+        // Otherwise the sample chooses the batches.
+        let batch_cols = choose_batch_columns(n, middle, &sample, layout.raw as u64, fits);
         let m = batch_cols.count_ones();
+        let layout = Layout::new(n, groups.len(), estimate >> m);
+        drop(sample);
         for p in 0..1u32 << m {
             let part = deposit(p, batch_cols);
             let other = batch_cols & !part;
@@ -1326,26 +1612,15 @@ pub(crate) fn count_all(
                 continue;
             }
             let build = |part: u32| {
-                let mut offsets = vec![0u32; (1 << n) + 1];
-                let mut sum = 0u32;
-                for (s, &c) in counts.iter().enumerate() {
-                    offsets[s] = sum;
-                    if s as u32 & batch_cols == part {
-                        sum += c;
-                    }
-                }
-                offsets[1 << n] = sum;
-                let mut words = vec![0u64; sum as usize];
                 fill_table(
                     level,
-                    n,
+                    &layout,
                     &walk(batch_cols, part),
-                    (&groups, &group_counts),
-                    &offsets,
-                    &mut words,
+                    &groups,
+                    usize::MAX,
                     workers,
-                );
-                Table { offsets, words }
+                )
+                .expect("a table without a limit is always filled")
             };
             let table_p = build(part);
             let table_o = if other == part {
@@ -1354,31 +1629,7 @@ pub(crate) fn count_all(
                 Some(build(other))
             };
             let table_o = table_o.as_ref().unwrap_or(&table_p);
-            let count_one = |u: &JoinUnit, d: &Deadline| {
-                if d.reached() {
-                    return None;
-                }
-                let (up, low) = if u.upper & batch_cols == part {
-                    (&table_p, table_o)
-                } else {
-                    (table_o, &table_p)
-                };
-                Some(SCRATCH.with(|s| count_unit_with(level, u, up, low, &mut s.borrow_mut())))
-            };
-            let finished = workers.run(&members, &quiet, deadline, count_one, |batch| {
-                for (i, c) in batch {
-                    on_done(&members[i], &c);
-                    done += 1;
-                    progress.done += 1;
-                    progress.done_work += 1.0;
-                }
-                options.report(done, total_units);
-                options.report_work(progress);
-                Ok::<(), Infallible>(())
-            });
-            if let Err(never) = finished {
-                match never {}
-            }
+            run_batch(&members, (batch_cols, part), &table_p, table_o);
         }
     }
     (done, total_units)
@@ -1386,7 +1637,7 @@ pub(crate) fn count_all(
 
 /// The batch columns for one context: the fewest central columns (the middle one left out)
 /// such that every batch's two tables fit in `budget` bytes.
-fn choose_batch_columns(n: u32, middle: u8, counts: &[u32], budget: u64) -> u32 {
+fn choose_batch_columns(n: u32, middle: u8, sample: &Sample, record: u64, budget: u64) -> u32 {
     let mid_bit = if middle == NO_MIDDLE {
         0
     } else {
@@ -1402,7 +1653,7 @@ fn choose_batch_columns(n: u32, middle: u8, counts: &[u32], budget: u64) -> u32 
         }
         let m = mask.count_ones();
         let mut size = vec![0u64; 1 << m];
-        for (s, &c) in counts.iter().enumerate() {
+        for (s, &c) in sample.counts.iter().enumerate() {
             if c != 0 {
                 size[extract(s as u32, mask) as usize] += c as u64;
             }
@@ -1411,8 +1662,8 @@ fn choose_batch_columns(n: u32, middle: u8, counts: &[u32], budget: u64) -> u32 
             .map(|p| size[p] + size[!p & ((1 << m) - 1)])
             .max()
             .unwrap_or(0);
-        // Words plus the two offset arrays of each table.
-        if worst * 8 + 2 * 8 * (1u64 << n) <= budget || m >= 12 {
+        // Records plus the offsets of both tables.
+        if sample.scaled(worst) * record + 2 * 4 * (1u64 << n) <= budget || m >= 12 {
             return mask;
         }
     }
@@ -1597,6 +1848,73 @@ mod tests {
             }
         }
         out
+    }
+
+    /// A table holds, for every column set, exactly the words the walk hears with those
+    /// columns, whatever its layout; a table past its limit is not filled.
+    #[test]
+    fn tables_hold_every_half_the_walk_hears() {
+        let workers = Workers::new(2);
+        for n in 5..=13u32 {
+            let h = n / 2;
+            let fixed = [0u32; 32];
+            for mirror in [false, true] {
+                let walk = Upper {
+                    n,
+                    h,
+                    full: u32::MAX >> (32 - n),
+                    fixed: &fixed,
+                    forbidden: 0,
+                    mask: 0,
+                    part: 0,
+                    odd: n % 2 == 1,
+                    needed: &[],
+                    mirror,
+                };
+                let starts = walk.starts(START_DEPTH.min(h as usize - 1));
+                let mut heard: Vec<(u32, u64)> = Vec::new();
+                for &s in &starts {
+                    walk.walk_from(s, &mut |c, w| heard.push((c, w)));
+                }
+                heard.sort_unstable();
+                let groups = deal(&starts, 2);
+                for tag in [0, 1, n / 2, n] {
+                    for per in [256, 1024] {
+                        let layout = Layout {
+                            n,
+                            tag,
+                            raw: (3 * n + tag - n).div_ceil(8) as usize,
+                            width: (2 * n).div_ceil(8) as usize,
+                            per,
+                        };
+                        let table = fill_table(
+                            Level::current(),
+                            &layout,
+                            &walk,
+                            &groups,
+                            usize::MAX,
+                            &workers,
+                        )
+                        .expect("no limit");
+                        let mut held: Vec<(u32, u64)> = Vec::new();
+                        for cols in 0..1u32 << n {
+                            let mut words = Vec::new();
+                            table.extend_mapped(cols, &mut words, |w| w);
+                            assert_eq!(table.is_empty_at(cols), words.is_empty());
+                            held.extend(words.into_iter().map(|w| (cols, w)));
+                        }
+                        held.sort_unstable();
+                        assert_eq!(held, heard, "n = {n}, mirror {mirror}, {layout:?}");
+                    }
+                }
+                if heard.len() > 1024 {
+                    let layout = Layout::new(n, 2, heard.len() as u64);
+                    let stopped =
+                        fill_table(Level::current(), &layout, &walk, &groups, 1, &workers);
+                    assert!(stopped.is_none(), "n = {n}: filled past its limit");
+                }
+            }
+        }
     }
 
     /// A squeeze packs the kept bits low, in order (or keeps every bit up to the highest when
