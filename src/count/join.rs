@@ -533,16 +533,18 @@ fn fill_buckets_with(
 /// [`Bucket`], reusing their chunks.
 fn regroup(layout: &Layout, parts: Chunks) -> Bucket {
     thread_local! {
-        // The bucket's records, decoded (kept between buckets, so that its pages are not
-        // faulted in anew).
-        static RECORDS: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+        // The bucket's records, decoded, and its words in column-set order (kept between
+        // buckets, so that their pages are not faulted in anew).
+        static BUFFERS: std::cell::RefCell<(Vec<u64>, Vec<u64>)> =
+            const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
     }
     let key_bits = 2 * layout.n;
     let raw_mask = u64::MAX >> (64 - key_bits - layout.tag);
+    let key_mask = u64::MAX >> (64 - key_bits);
     let sets = 1usize << layout.tag;
     let mut offsets = vec![0u32; sets + 1];
-    let chunks = RECORDS.with(|records| {
-        let records = &mut *records.borrow_mut();
+    let chunks = BUFFERS.with(|buffers| {
+        let (records, sorted) = &mut *buffers.borrow_mut();
         records.clear();
         for (chunk, count) in &parts {
             for i in 0..*count as usize {
@@ -554,22 +556,23 @@ fn regroup(layout: &Layout, parts: Chunks) -> Bucket {
         for t in 0..sets {
             offsets[t + 1] += offsets[t];
         }
-        let (width, per) = (layout.width, layout.per);
-        let shift = per.trailing_zeros();
-        let mut chunks: Vec<Box<[u8]>> = parts.into_iter().map(|(c, _)| c).collect();
-        chunks.truncate(records.len().div_ceil(per));
-        // Each word to its place, keeping the bytes past its width (the next word's).
-        let past = u64::MAX << (8 * width);
-        let key_mask = u64::MAX >> (64 - key_bits);
         let mut cursor = offsets.clone();
+        sorted.clear();
+        sorted.resize(records.len(), 0);
         for &r in records.iter() {
             let place = &mut cursor[(r >> key_bits) as usize];
-            let p = *place as usize;
+            sorted[*place as usize] = r & key_mask;
             *place += 1;
-            let chunk = &mut chunks[p >> shift];
-            let at = (p & (per - 1)) * width;
-            let word = (read_word(chunk, at) & past) | (r & key_mask);
-            chunk[at..at + 8].copy_from_slice(&word.to_le_bytes());
+        }
+        // Packed into the first chunks in order: a word's 8-byte write runs into the next
+        // word's place, which is written after it.
+        let (width, per) = (layout.width, layout.per);
+        let mut chunks: Vec<Box<[u8]>> = parts.into_iter().map(|(c, _)| c).collect();
+        chunks.truncate(sorted.len().div_ceil(per));
+        for (chunk, words) in chunks.iter_mut().zip(sorted.chunks(per)) {
+            for (i, &w) in words.iter().enumerate() {
+                chunk[i * width..i * width + 8].copy_from_slice(&w.to_le_bytes());
+            }
         }
         chunks
     });
