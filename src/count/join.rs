@@ -150,23 +150,18 @@ struct Layout {
 
 impl Layout {
     /// The layout for board size `n`, `groups` filling walks and about `expected` halves:
-    /// coarse buckets of some 32768 halves (256 to 4096 of them, more where that saves a
-    /// byte of the filling records), and chunks of a quarter of a bucket's share of one
+    /// coarse buckets of some 32768 halves (256 to 4096 of them), and chunks of a quarter of a bucket's share of one
     /// walk group (so that the partly filled ones stay a small part of the table).
     fn new(n: u32, groups: usize, expected: u64) -> Layout {
         let key = 2 * n;
-        let raw_bytes = |coarse: u32| (key + n - coarse).div_ceil(8) as usize;
         let sized = (expected >> 15).max(1).ilog2() + 1;
-        let coarse_min = sized.clamp(8, 12).min(n);
-        let coarse = (coarse_min..=n.min(12))
-            .min_by_key(|&c| (raw_bytes(c), c))
-            .unwrap_or(coarse_min);
+        let coarse = sized.clamp(8, 12).min(n);
         let share = (expected >> coarse) / groups.max(1) as u64;
         let per = (share / 4).clamp(1 << 8, 1 << 13).next_power_of_two() as usize;
         Layout {
             n,
             tag: n - coarse,
-            raw: raw_bytes(coarse),
+            raw: (key + n - coarse).div_ceil(8) as usize,
             width: key.div_ceil(8) as usize,
             per,
         }
