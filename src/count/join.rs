@@ -150,8 +150,9 @@ struct Layout {
 
 impl Layout {
     /// The layout for board size `n`, `groups` filling walks and about `expected` halves:
-    /// coarse buckets of some 32768 halves (256 to 4096 of them), and chunks of a quarter of a bucket's share of one
-    /// walk group (so that the partly filled ones stay a small part of the table).
+    /// coarse buckets of some 32768 halves (256 to 4096 of them), and chunks of a quarter of
+    /// a bucket's share of one walk group (so that the partly filled ones stay a small part
+    /// of the table).
     fn new(n: u32, groups: usize, expected: u64) -> Layout {
         let key = 2 * n;
         let sized = (expected >> 15).max(1).ilog2() + 1;
@@ -192,7 +193,8 @@ struct Table {
     buckets: Vec<Bucket>,
 }
 
-/// One coarse bucket of a [`Table`]: its words, `per` to a chunk, in column-set order; `offsets[t]..offsets[t + 1]` are those of the set with low bits `t`.
+/// One coarse bucket of a [`Table`]: its words, `per` to a chunk, in column-set order;
+/// `offsets[t]..offsets[t + 1]` are those of the set with low bits `t`.
 #[derive(Default)]
 struct Bucket {
     chunks: Vec<Box<[u8]>>,
