@@ -11,6 +11,13 @@
 #   0.7 of it): the answer, whether it is proven, the lower bound and its source, the wall time
 #   and the CPU time (user + sys). Where a theorem's bound is met, the time is the time to the
 #   witness.
+#        bench/guard.sh unidom [N_FROM] [N_TO]    (default 12 14)
+#   Side by side with Bill Bird's unidom (github billbird/unidom, cloned, or copied from
+#   UNIDOM_SRC, and built with its own Makefile under UNIDOM_DIR, default
+#   ${TMPDIR:-/tmp}/queens-bench-unidom; never part of this repository), one thread each: ours
+#   solves the full n x n board (every smaller size refuted, then a cover), unidom only refutes
+#   one queen fewer than our answer (`-I queen -n N -S VARIANT -u K`, VARIANT default
+#   MDD_maxMDD_desc, its fastest here). Prints both CPU times (user + sys) and unidom/ours.
 #        bench/guard.sh rect [N] [independent]    (default 18)
 #   The rectangle table (OEIS A274138, or A299029 with `independent`): `queens guard --table N`
 #   with no time limit (every entry proven), one line per board with the seconds since the
@@ -22,6 +29,41 @@ SHARED=${SHARED:-$ROOT/../shared}
 PEER="$SHARED/peers/cpsat.py"
 MODE=table
 if [ "${1:-}" = frontier ]; then MODE=frontier; shift; fi
+if [ "${1:-}" = unidom ]; then
+  shift
+  FROM=${1:-12}; TO=${2:-14}
+  UNIDOM_DIR=${UNIDOM_DIR:-${TMPDIR:-/tmp}/queens-bench-unidom}
+  UNIDOM_URL=${UNIDOM_URL:-https://github.com/billbird/unidom}
+  VARIANT=${VARIANT:-MDD_maxMDD_desc}
+  if [ ! -x "$UNIDOM_DIR/unidom" ]; then
+    rm -rf "$UNIDOM_DIR"
+    if [ -n "${UNIDOM_SRC:-}" ]; then
+      cp -r "$UNIDOM_SRC" "$UNIDOM_DIR"
+    else
+      git clone --quiet --depth 1 "$UNIDOM_URL" "$UNIDOM_DIR"
+    fi
+    make -C "$UNIDOM_DIR" -j2 >/dev/null
+  fi
+  cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml"
+  uptime
+  printf '%-4s %-7s %-10s %-18s %-10s %s\n' n queens ours_cpu unidom_refutes unidom_cpu unidom/ours
+  cpu=$(mktemp); out=$(mktemp)
+  for n in $(seq "$FROM" "$TO"); do
+    /usr/bin/time -f '%U %S' -o "$cpu" "$ROOT/target/release/queens" guard --full "$n" --threads 1 --json >"$out"
+    q=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["optimal"]; print(d["guards"])' "$out")
+    ours=$(awk '{print $1 + $2}' "$cpu")
+    /usr/bin/time -f '%U %S' -o "$cpu" "$UNIDOM_DIR/unidom" -I queen -n "$n" -S "$VARIANT" -u $((q - 1)) >"$out" 2>&1
+    theirs=$(awk '{print $1 + $2}' "$cpu")
+    # It must agree: no dominating set of one queen fewer.
+    refuted="$((q - 1)): refuted"
+    grep -q 'Total Solutions Generated: 0' "$out" || refuted="$((q - 1)): DISAGREES"
+    printf '%-4s %-7s %-10s %-18s %-10s %s\n' "$n" "$q" "$ours" "$refuted" "$theirs" \
+      "$(python3 -c "print('%.1f' % ($theirs / max($ours, 0.005)))")"
+  done
+  rm -f "$cpu" "$out"
+  uptime
+  exit 0
+fi
 if [ "${1:-}" = rect ]; then
   shift
   N=${1:-18}; FLAG=""
