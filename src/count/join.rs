@@ -133,18 +133,17 @@ fn deposit(mut x: u32, mut mask: u32) -> u32 {
 
 /// How the halves of one context are stored. A half is its word `w` (see [`upper_key`] and
 /// [`lower_key`]): the columns at which its two kinds of diagonals cross the last upper row
-/// (its queen included) for even `n`, or the middle row for odd `n`, `n` bits each. In a
-/// table a word takes `width` bytes; while a table is filled it also carries the low `tag`
-/// bits of its column set (`raw` bytes in all), the high `n - tag` bits naming its *coarse
-/// bucket*.
+/// (its queen included) for even `n`, or the middle row for odd `n`, `n` bits each
+/// (`width` bytes). A table stores each half as a *record* of `raw` bytes: its word and the
+/// low `tag` bits of its column set, the high `n - tag` bits naming its *coarse bucket*.
 #[derive(Clone, Copy, Debug)]
 struct Layout {
     n: u32,
     tag: u32,
     raw: usize,
     width: usize,
-    /// Words per chunk of a table (a power of two); a chunk has `per * width` bytes and 8 of
-    /// slack, so that every record is read and written as one unaligned 8-byte word.
+    /// Sizes the chunks: a chunk has `per * width` bytes of records and 8 of slack, so that
+    /// every record is read and written as one unaligned 8-byte word.
     per: usize,
 }
 
@@ -187,57 +186,32 @@ fn read_word(chunk: &[u8], at: usize) -> u64 {
 }
 
 /// The halves of one context (a middle queen or none) whose column sets meet the batch
-/// columns in a given part, grouped by column set within each coarse bucket.
+/// columns in a given part: each coarse bucket's records, in the order the walks wrote them.
 struct Table {
     layout: Layout,
-    buckets: Vec<Bucket>,
-}
-
-/// One coarse bucket of a [`Table`]: its words, `per` to a chunk, in column-set order;
-/// `offsets[t]..offsets[t + 1]` are those of the set with low bits `t`.
-#[derive(Default)]
-struct Bucket {
-    chunks: Vec<Box<[u8]>>,
-    offsets: Vec<u32>,
+    buckets: Vec<Chunks>,
 }
 
 impl Table {
-    /// The range of the words of column set `cols` within its bucket.
-    fn range(&self, cols: u32) -> (&Bucket, usize, usize) {
-        let bucket = &self.buckets[(cols >> self.layout.tag) as usize];
-        if bucket.offsets.is_empty() {
-            return (bucket, 0, 0);
-        }
-        let t = (cols & ((1 << self.layout.tag) - 1)) as usize;
-        (
-            bucket,
-            bucket.offsets[t] as usize,
-            bucket.offsets[t + 1] as usize,
-        )
+    /// The coarse bucket of column set `cols`.
+    fn bucket_of(&self, cols: u32) -> usize {
+        (cols >> self.layout.tag) as usize
     }
+}
 
-    /// Whether column set `cols` has no words.
-    fn is_empty_at(&self, cols: u32) -> bool {
-        let (_, lo, hi) = self.range(cols);
-        lo == hi
-    }
+/// One coarse bucket's words in column-set order: `offsets[t]..offsets[t + 1]` are those of
+/// the set with low bits `t`.
+#[derive(Default)]
+struct Sorted {
+    words: Vec<u64>,
+    offsets: Vec<u32>,
+}
 
-    /// Appends `map(w)` for every word `w` of column set `cols` to `out`.
-    #[inline(always)]
-    fn extend_mapped(&self, cols: u32, out: &mut Vec<u64>, map: impl Fn(u64) -> u64) {
-        let (bucket, lo, hi) = self.range(cols);
-        let width = self.layout.width;
-        let per = self.layout.per;
-        let shift = per.trailing_zeros();
-        let mask = u64::MAX >> (64 - 2 * self.layout.n);
-        let mut p = lo;
-        while p < hi {
-            let (c, first) = (p >> shift, p & (per - 1));
-            let last = per.min(first + hi - p);
-            let chunk = &bucket.chunks[c];
-            out.extend((first..last).map(|i| map(read_word(chunk, i * width) & mask)));
-            p += last - first;
-        }
+impl Sorted {
+    /// The words of column set `cols` (of this bucket).
+    fn of(&self, cols: u32, tag: u32) -> &[u64] {
+        let t = (cols & ((1 << tag) - 1)) as usize;
+        &self.words[self.offsets[t] as usize..self.offsets[t + 1] as usize]
     }
 }
 
@@ -444,9 +418,8 @@ type Chunks = Vec<(Box<[u8]>, u32)>;
 struct Fillings {
     full: Vec<Chunks>,
     current: Vec<Box<[u8]>>,
-    /// Where the next record goes in `current`: at most `end` bytes of a chunk hold records
-    /// (so that a chunk holds no more records than words of the table), and `end` means a
-    /// new chunk is needed.
+    /// Where the next record goes in `current`: at most `end` bytes of a chunk hold records,
+    /// and `end` means a new chunk is needed.
     at: Vec<u32>,
     end: u32,
 }
@@ -526,58 +499,43 @@ fn fill_buckets_with(
     }
 }
 
-/// Sorts one coarse bucket's records (from every walk group) by column set into a
-/// [`Bucket`], reusing their chunks.
-fn regroup(layout: &Layout, parts: Chunks) -> Bucket {
-    thread_local! {
-        // The bucket's records, decoded, and its words in column-set order (kept between
-        // buckets, so that their pages are not faulted in anew).
-        static BUFFERS: std::cell::RefCell<(Vec<u64>, Vec<u64>)> =
-            const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
-    }
+/// Sorts one coarse bucket's records (from every walk group) by column set into `out`,
+/// through `records` (its decoded records).
+fn sort_bucket(layout: &Layout, parts: &Chunks, records: &mut Vec<u64>, out: &mut Sorted) {
     let key_bits = 2 * layout.n;
     let raw_mask = u64::MAX >> (64 - key_bits - layout.tag);
     let key_mask = u64::MAX >> (64 - key_bits);
     let sets = 1usize << layout.tag;
-    let mut offsets = vec![0u32; sets + 1];
-    let chunks = BUFFERS.with(|buffers| {
-        let (records, sorted) = &mut *buffers.borrow_mut();
-        records.clear();
-        for (chunk, count) in &parts {
-            for i in 0..*count as usize {
-                let r = read_word(chunk, i * layout.raw) & raw_mask;
-                offsets[(r >> key_bits) as usize + 1] += 1;
-                records.push(r);
-            }
+    let offsets = &mut out.offsets;
+    offsets.clear();
+    offsets.resize(sets + 1, 0);
+    records.clear();
+    for (chunk, count) in parts {
+        for i in 0..*count as usize {
+            let r = read_word(chunk, i * layout.raw) & raw_mask;
+            offsets[(r >> key_bits) as usize + 1] += 1;
+            records.push(r);
         }
-        for t in 0..sets {
-            offsets[t + 1] += offsets[t];
-        }
-        let mut cursor = offsets.clone();
-        sorted.clear();
-        sorted.resize(records.len(), 0);
-        for &r in records.iter() {
-            let place = &mut cursor[(r >> key_bits) as usize];
-            sorted[*place as usize] = r & key_mask;
-            *place += 1;
-        }
-        // Packed into the first chunks in order: a word's 8-byte write runs into the next
-        // word's place, which is written after it.
-        let (width, per) = (layout.width, layout.per);
-        let mut chunks: Vec<Box<[u8]>> = parts.into_iter().map(|(c, _)| c).collect();
-        chunks.truncate(sorted.len().div_ceil(per));
-        for (chunk, words) in chunks.iter_mut().zip(sorted.chunks(per)) {
-            for (i, &w) in words.iter().enumerate() {
-                chunk[i * width..i * width + 8].copy_from_slice(&w.to_le_bytes());
-            }
-        }
-        chunks
-    });
-    Bucket { chunks, offsets }
+    }
+    for t in 0..sets {
+        offsets[t + 1] += offsets[t];
+    }
+    let words = &mut out.words;
+    words.clear();
+    words.resize(records.len(), 0);
+    // The offsets serve as the cursors, one set behind; afterwards they are shifted back.
+    for &r in records.iter() {
+        let place = &mut offsets[(r >> key_bits) as usize];
+        words[*place as usize] = r & key_mask;
+        *place += 1;
+    }
+    offsets.copy_within(0..sets, 1);
+    offsets[0] = 0;
 }
 
 /// The table of the halves that `walk` hears, filled by the groups of starts on the workers,
-/// or `None` if its chunks would pass `max_bytes`.
+/// or `None` if its chunks would pass `max_bytes`. Its buckets are sorted later, by the
+/// workers that count their units ([`sort_bucket`]), so that the words are read in cache.
 fn fill_table(
     level: Level,
     layout: &Layout,
@@ -608,15 +566,9 @@ fn fill_table(
             all.extend(chunks);
         }
     }
-    let buckets = workers.install(|| {
-        per_bucket
-            .into_par_iter()
-            .map(|parts| regroup(layout, parts))
-            .collect()
-    });
     Some(Table {
         layout: *layout,
-        buckets,
+        buckets: per_bucket,
     })
 }
 
@@ -1238,26 +1190,25 @@ struct Scratch {
     level: Level,
 }
 
-/// The number of solutions of `unit`, all of them: its upper halves from `upper`, its lower
-/// halves (mirror images of upper halves on the other columns) from `lower`.
+/// The number of solutions of `unit`, all of them: its upper halves `ups` (the words of the
+/// upper half on its columns), its lower halves `lows` (the words of the upper halves on the
+/// other columns, whose mirror images they are).
 #[inline(always)]
-fn total_of(unit: &JoinUnit, upper: &Table, lower: &Table, scratch: &mut Scratch) -> u64 {
+fn total_of(unit: &JoinUnit, ups: &[u64], lows: &[u64], scratch: &mut Scratch) -> u64 {
     let n = unit.n as u32;
     let full = u32::MAX >> (32 - n);
     let odd = n % 2 == 1;
-    let mid_bit = if unit.middle == NO_MIDDLE {
-        0
-    } else {
-        1u32 << unit.middle
-    };
-    let (ups, lows) = (unit.upper, full & !unit.upper & !mid_bit);
-    if upper.is_empty_at(ups) || lower.is_empty_at(lows) {
+    if ups.is_empty() || lows.is_empty() {
         return 0;
     }
     scratch.upper.clear();
-    upper.extend_mapped(ups, &mut scratch.upper, |w| upper_key(n, full, odd, w));
+    scratch
+        .upper
+        .extend(ups.iter().map(|&w| upper_key(n, full, odd, w)));
     scratch.lower.clear();
-    lower.extend_mapped(lows, &mut scratch.lower, |w| lower_key(n, full, w));
+    scratch
+        .lower
+        .extend(lows.iter().map(|&w| lower_key(n, full, w)));
     let mut upper = std::mem::take(&mut scratch.upper);
     let mut lower = std::mem::take(&mut scratch.lower);
     // Only the bits that keys of both sides have can make a pair meet: the others (the
@@ -1284,8 +1235,8 @@ fn total_of(unit: &JoinUnit, upper: &Table, lower: &Table, scratch: &mut Scratch
 fn total_at(
     level: Level,
     unit: &JoinUnit,
-    upper: &Table,
-    lower: &Table,
+    upper: &[u64],
+    lower: &[u64],
     scratch: &mut Scratch,
 ) -> u64 {
     scratch.level = level;
@@ -1312,7 +1263,7 @@ fn total_at(
 /// [`total_of`] for x86-64-v3: to be called only where the CPU has its features.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt,fma")]
-fn total_v3(unit: &JoinUnit, upper: &Table, lower: &Table, scratch: &mut Scratch) -> u64 {
+fn total_v3(unit: &JoinUnit, upper: &[u64], lower: &[u64], scratch: &mut Scratch) -> u64 {
     total_of(unit, upper, lower, scratch)
 }
 
@@ -1321,7 +1272,7 @@ fn total_v3(unit: &JoinUnit, upper: &Table, lower: &Table, scratch: &mut Scratch
 #[target_feature(
     enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt,fma,avx512f,avx512vl,avx512bw,avx512dq,avx512cd,avx512vpopcntdq"
 )]
-fn total_v4(unit: &JoinUnit, upper: &Table, lower: &Table, scratch: &mut Scratch) -> u64 {
+fn total_v4(unit: &JoinUnit, upper: &[u64], lower: &[u64], scratch: &mut Scratch) -> u64 {
     total_of(unit, upper, lower, scratch)
 }
 
@@ -1414,8 +1365,8 @@ fn classify_symmetric(unit: &JoinUnit, counts: &mut UnitCounts) -> u64 {
 fn count_unit_with(
     level: Level,
     unit: &JoinUnit,
-    upper: &Table,
-    lower: &Table,
+    upper: &[u64],
+    lower: &[u64],
     scratch: &mut Scratch,
 ) -> UnitCounts {
     let mut counts = UnitCounts::default();
@@ -1431,6 +1382,18 @@ fn count_unit_with(
 
 thread_local! {
     static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+    static SORTING: std::cell::RefCell<Sorting> = std::cell::RefCell::new(Sorting::default());
+}
+
+/// Two coarse buckets, each as (table, bucket): the first the smaller.
+type BucketKeys = ((usize, usize), (usize, usize));
+
+/// Buffers for sorting the two buckets of a pair, reused between pairs on one thread.
+#[derive(Default)]
+struct Sorting {
+    records: Vec<u64>,
+    first: Sorted,
+    second: Sorted,
 }
 
 /// The default memory for the half tables of one batch, in MiB (`QUEENS_JOIN_MIB` sets it).
@@ -1540,27 +1503,87 @@ pub(crate) fn count_all(
         let records_budget = budget.saturating_sub(2 * offsets_bytes);
         // Counts the members of one batch (units whose upper columns meet the batch columns
         // in `part` or in `other`) from its two tables.
+        // Counts the members of one batch (units whose upper columns meet the batch columns
+        // in `part` or in `other`) from its tables (`tables[0]` holds the halves that meet
+        // them in `part`, `tables[1]` those in `other`; the same table when `same`). The
+        // units are counted by pairs of coarse buckets (their upper and lower columns'), each
+        // pair's buckets sorted by the worker that counts its units.
         let mut run_batch = |members: &[JoinUnit],
                              (batch_cols, part): (u32, u32),
-                             table_p: &Table,
-                             table_o: &Table| {
-            let count_one = |u: &JoinUnit, d: &Deadline| {
+                             tables: [&Table; 2],
+                             same: bool| {
+            // The tables of a unit's upper and lower halves.
+            let sides = |u: &JoinUnit| match (same, u.upper & batch_cols == part) {
+                (true, _) => (0, 0),
+                (false, true) => (0, 1),
+                (false, false) => (1, 0),
+            };
+            let lower_cols = |u: &JoinUnit| full & !u.upper & !mid_bit;
+            let mut by_pair: std::collections::BTreeMap<BucketKeys, Vec<usize>> =
+                std::collections::BTreeMap::new();
+            for (i, u) in members.iter().enumerate() {
+                let (up, low) = sides(u);
+                let a = (up, tables[up].bucket_of(u.upper));
+                let b = (low, tables[low].bucket_of(lower_cols(u)));
+                by_pair.entry((a.min(b), a.max(b))).or_default().push(i);
+            }
+            let pairs: Vec<(BucketKeys, Vec<usize>)> = by_pair.into_iter().collect();
+            let count_pair = |(keys, units): &(BucketKeys, Vec<usize>), d: &Deadline| {
                 if d.reached() {
                     return None;
                 }
-                let (up, low) = if u.upper & batch_cols == part {
-                    (table_p, table_o)
-                } else {
-                    (table_o, table_p)
-                };
-                Some(SCRATCH.with(|s| count_unit_with(level, u, up, low, &mut s.borrow_mut())))
+                Some(SORTING.with(|sorting| {
+                    let sorting = &mut *sorting.borrow_mut();
+                    let Sorting {
+                        records,
+                        first,
+                        second,
+                    } = sorting;
+                    let (a, b) = *keys;
+                    sort_bucket(
+                        &tables[a.0].layout,
+                        &tables[a.0].buckets[a.1],
+                        records,
+                        first,
+                    );
+                    if b != a {
+                        sort_bucket(
+                            &tables[b.0].layout,
+                            &tables[b.0].buckets[b.1],
+                            records,
+                            second,
+                        );
+                    }
+                    let words = |t: usize, cols: u32| {
+                        let sorted = if (t, tables[t].bucket_of(cols)) == a {
+                            &*first
+                        } else {
+                            &*second
+                        };
+                        sorted.of(cols, tables[t].layout.tag)
+                    };
+                    SCRATCH.with(|s| {
+                        let scratch = &mut *s.borrow_mut();
+                        units
+                            .iter()
+                            .map(|&i| {
+                                let u = &members[i];
+                                let (up, low) = sides(u);
+                                let (ups, lows) = (words(up, u.upper), words(low, lower_cols(u)));
+                                (i, count_unit_with(level, u, ups, lows, scratch))
+                            })
+                            .collect::<Vec<_>>()
+                    })
+                }))
             };
-            let finished = workers.run(members, &quiet, deadline, count_one, |batch| {
-                for (i, c) in batch {
-                    on_done(&members[i], &c);
-                    done += 1;
-                    progress.done += 1;
-                    progress.done_work += 1.0;
+            let finished = workers.run(&pairs, &quiet, deadline, count_pair, |batch| {
+                for (_, counted) in batch {
+                    for (i, c) in counted {
+                        on_done(&members[i], &c);
+                        done += 1;
+                        progress.done += 1;
+                        progress.done_work += 1.0;
+                    }
                 }
                 options.report(done, total_units);
                 options.report_work(progress);
@@ -1589,7 +1612,7 @@ pub(crate) fn count_all(
             None
         };
         if let Some(table) = whole_table {
-            run_batch(context, (0, 0), &table, &table);
+            run_batch(context, (0, 0), [&table, &table], true);
             continue;
         }
         // Otherwise the sample chooses the batches.
@@ -1628,8 +1651,9 @@ pub(crate) fn count_all(
             } else {
                 Some(build(other))
             };
+            let same = table_o.is_none();
             let table_o = table_o.as_ref().unwrap_or(&table_p);
-            run_batch(&members, (batch_cols, part), &table_p, table_o);
+            run_batch(&members, (batch_cols, part), [&table_p, table_o], same);
         }
     }
     (done, total_units)
@@ -1897,11 +1921,15 @@ mod tests {
                         )
                         .expect("no limit");
                         let mut held: Vec<(u32, u64)> = Vec::new();
-                        for cols in 0..1u32 << n {
-                            let mut words = Vec::new();
-                            table.extend_mapped(cols, &mut words, |w| w);
-                            assert_eq!(table.is_empty_at(cols), words.is_empty());
-                            held.extend(words.into_iter().map(|w| (cols, w)));
+                        let (mut records, mut sorted) = (Vec::new(), Sorted::default());
+                        for (b, parts) in table.buckets.iter().enumerate() {
+                            sort_bucket(&layout, parts, &mut records, &mut sorted);
+                            for t in 0..1u32 << tag {
+                                let cols = (b as u32) << tag | t;
+                                assert_eq!(table.bucket_of(cols), b);
+                                let words = sorted.of(cols, tag);
+                                held.extend(words.iter().map(|&w| (cols, w)));
+                            }
                         }
                         held.sort_unstable();
                         assert_eq!(held, heard, "n = {n}, mirror {mirror}, {layout:?}");
