@@ -1417,8 +1417,8 @@ pub(crate) const MAX_JOIN_N: u32 = 21;
 /// The units are counted context by context (middle queen) and, within one, batch by batch:
 /// a batch is the units whose column sets meet a fixed set `M` of central columns in `P` or
 /// in its complement `M \ P`, and its tables hold only the halves it needs, so memory stays
-/// under [`table_budget`] whatever `n` (the smallest `M` that fits is chosen from exact
-/// counts of the halves).
+/// near [`table_budget`] whatever `n` (the smallest `M` that fits is chosen from a sampled
+/// count of the halves, so a batch may pass the budget by the sample's error).
 pub(crate) fn count_all(
     n: u32,
     budget: u64,
