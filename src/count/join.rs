@@ -133,18 +133,17 @@ fn deposit(mut x: u32, mut mask: u32) -> u32 {
 
 /// How the halves of one context are stored. A half is its word `w` (see [`upper_key`] and
 /// [`lower_key`]): the columns at which its two kinds of diagonals cross the last upper row
-/// (its queen included) for even `n`, or the middle row for odd `n`, `n` bits each
-/// (`width` bytes). A table stores each half as a *record* of `raw` bytes: its word and the
+/// (its queen included) for even `n`, or the middle row for odd `n`, `n` bits each. A table
+/// stores each half as a *record* of `raw` bytes: its word and the
 /// low `tag` bits of its column set, the high `n - tag` bits naming its *coarse bucket*.
 #[derive(Clone, Copy, Debug)]
 struct Layout {
     n: u32,
     tag: u32,
     raw: usize,
-    width: usize,
-    /// Sizes the chunks: a chunk has `per * width` bytes of records and 8 of slack, so that
-    /// every record is read and written as one unaligned 8-byte word.
-    per: usize,
+    /// Bytes of records per chunk; a chunk has 8 more of slack, so that every record is read
+    /// and written as one unaligned 8-byte word.
+    chunk: usize,
 }
 
 impl Layout {
@@ -162,8 +161,7 @@ impl Layout {
             n,
             tag: n - coarse,
             raw: (key + n - coarse).div_ceil(8) as usize,
-            width: key.div_ceil(8) as usize,
-            per,
+            chunk: per * key.div_ceil(8) as usize,
         }
     }
 
@@ -173,7 +171,7 @@ impl Layout {
 
     /// Bytes of one chunk.
     fn chunk_bytes(&self) -> usize {
-        self.per * self.width + 8
+        self.chunk + 8
     }
 }
 
@@ -418,21 +416,17 @@ type Chunks = Vec<(Box<[u8]>, u32)>;
 struct Fillings {
     full: Vec<Chunks>,
     current: Vec<Box<[u8]>>,
-    /// Where the next record goes in `current`: at most `end` bytes of a chunk hold records,
-    /// and `end` means a new chunk is needed.
+    /// Where the next record goes in `current`: `layout.chunk` means a new chunk is needed.
     at: Vec<u32>,
-    end: u32,
 }
 
 impl Fillings {
     fn new(layout: &Layout) -> Fillings {
         let buckets = layout.buckets();
-        let end = (layout.per * layout.width) as u32;
         Fillings {
             full: (0..buckets).map(|_| Vec::new()).collect(),
             current: (0..buckets).map(|_| Box::default()).collect(),
-            at: vec![end; buckets],
-            end,
+            at: vec![layout.chunk as u32; buckets],
         }
     }
 
@@ -480,7 +474,7 @@ fn fill_buckets_with(
     let (tag, raw) = (layout.tag, layout.raw);
     let tag_mask = (1u32 << tag) - 1;
     let key_bits = 2 * layout.n;
-    let end = out.end as usize;
+    let end = layout.chunk;
     for &start in starts {
         if limit.stopped() {
             return;
@@ -1908,8 +1902,7 @@ mod tests {
                             n,
                             tag,
                             raw: (3 * n + tag - n).div_ceil(8) as usize,
-                            width: (2 * n).div_ceil(8) as usize,
-                            per,
+                            chunk: per * (2 * n).div_ceil(8) as usize,
                         };
                         let table = fill_table(
                             Level::current(),
