@@ -963,14 +963,31 @@ fn match_group(
     count_with_tables(level, items, bits, tables)
 }
 
-/// The bits of `x` at `cut` (at most [`MAX_CUT`] positions), packed low.
+/// The bits of `x` at the set bits of `mask`, packed low in their order (what BMI2's `pext`
+/// computes): by the instruction when `pext` (only ever set where the CPU has it, see
+/// [`fast_pext`]), else one bit at a time.
 #[inline(always)]
-fn cut_code(x: u64, cut: &[u32]) -> usize {
-    let mut code = 0;
-    for (i, &b) in cut.iter().enumerate() {
-        code |= ((x >> b & 1) as usize) << i;
+fn gather_bits(x: u64, mask: u64, pext: bool) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if pext {
+        #[allow(unsafe_code)]
+        // SAFETY: `pext` is true only where `fast_pext` found BMI2 (part of `has_v3`).
+        return unsafe { core::arch::x86_64::_pext_u64(x, mask) };
     }
-    code
+    let _ = pext;
+    let (mut out, mut m, mut i) = (0, mask, 0);
+    while m != 0 {
+        out |= (x >> m.trailing_zeros() & 1) << i;
+        i += 1;
+        m &= m - 1;
+    }
+    out
+}
+
+/// Whether the matcher's bit gathers use `pext` at `level` (a level with fast `pext` on a
+/// CPU that has BMI2).
+fn fast_pext(level: Level) -> bool {
+    level >= Level::V3Pext && has_v3()
 }
 
 /// Most key bits a sieve splits by.
@@ -989,11 +1006,22 @@ struct Squeeze {
     /// first.
     runs: [(u32, u32); MAX_RUNS],
     len: usize,
+    /// Squeezed by `pext` (see [`gather_bits`]).
+    pext: bool,
 }
 
 impl Squeeze {
-    /// Keeps the bits of `keep` (all of them up to its highest one if its gaps are too many).
-    fn keeping(keep: u64) -> Squeeze {
+    /// Keeps the bits of `keep` (all of them up to its highest one if its gaps are too many and
+    /// `pext` is not used).
+    fn keeping(keep: u64, pext: bool) -> Squeeze {
+        if pext {
+            return Squeeze {
+                keep,
+                runs: [(0, 0); MAX_RUNS],
+                len: 0,
+                pext,
+            };
+        }
         let below_top = match keep {
             0 => 0,
             k => u64::MAX >> k.leading_zeros(),
@@ -1007,6 +1035,7 @@ impl Squeeze {
                     keep: below_top,
                     runs,
                     len: 0,
+                    pext,
                 };
             }
             let p = gaps.trailing_zeros();
@@ -1016,7 +1045,12 @@ impl Squeeze {
             gaps &= !((u64::MAX >> (64 - l)) << p);
         }
         runs[..len].reverse();
-        Squeeze { keep, runs, len }
+        Squeeze {
+            keep,
+            runs,
+            len,
+            pext,
+        }
     }
 
     /// The number of bits a squeezed key may have.
@@ -1026,6 +1060,9 @@ impl Squeeze {
 
     #[inline(always)]
     fn apply(&self, x: u64) -> u64 {
+        if self.pext {
+            return gather_bits(x, self.keep, true);
+        }
         let mut x = x & self.keep;
         let mut i = 0;
         while i < self.len {
@@ -1077,11 +1114,11 @@ fn disjoint_pairs(items: &[u64], patterns: &[u64], bits: u32, scratch: &mut Scra
         })
         .collect();
     by_score.sort_unstable_by(|a, b| b.cmp(a));
-    let cut: Vec<u32> = by_score[..k].iter().map(|&(_, b)| b).collect();
+    let cut = by_score[..k].iter().fold(0u64, |m, &(_, b)| m | 1 << b);
     // Within a part no pair meets on a cut bit (a part's items lack the bits its patterns
     // have), so the parts are compared without them.
-    let cut_bits = cut.iter().fold(0u64, |m, &b| m | 1 << b);
-    let rest = Squeeze::keeping((u64::MAX >> (64 - bits)) & !cut_bits);
+    let pext = fast_pext(scratch.level);
+    let rest = Squeeze::keeping((u64::MAX >> (64 - bits)) & !cut, pext);
     let parts = 1usize << k;
     let mut codes = std::mem::take(&mut scratch.codes);
     let mut item_starts = [0usize; 1 << MAX_CUT | 1];
@@ -1090,7 +1127,7 @@ fn disjoint_pairs(items: &[u64], patterns: &[u64], bits: u32, scratch: &mut Scra
     let mut sorted_patterns = std::mem::take(&mut scratch.sorted_patterns);
     sort_by_code(
         items,
-        &cut,
+        cut,
         &rest,
         &mut codes,
         &mut sorted_items,
@@ -1098,7 +1135,7 @@ fn disjoint_pairs(items: &[u64], patterns: &[u64], bits: u32, scratch: &mut Scra
     );
     sort_by_code(
         patterns,
-        &cut,
+        cut,
         &rest,
         &mut codes,
         &mut sorted_patterns,
@@ -1133,24 +1170,25 @@ fn disjoint_pairs(items: &[u64], patterns: &[u64], bits: u32, scratch: &mut Scra
     total
 }
 
-/// A counting sort of `keys` into `out` by their bits at `cut`, each squeezed by `rest`;
-/// `starts[c]` is where code `c` begins (and `starts[1 << cut.len()]` the end). A function of
+/// A counting sort of `keys` into `out` by their bits at `cut` (at most [`MAX_CUT`], gathered
+/// low), each squeezed by `rest`; `starts[c]` is where code `c` begins (and
+/// `starts[1 << cut.count_ones()]` the end). A function of
 /// its own, with plain loops, so that it inlines into the instruction-set copies.
 #[inline(always)]
 fn sort_by_code(
     keys: &[u64],
-    cut: &[u32],
+    cut: u64,
     rest: &Squeeze,
     codes: &mut Vec<u8>,
     out: &mut Vec<u64>,
     starts: &mut [usize; 1 << MAX_CUT | 1],
 ) {
-    let parts = 1usize << cut.len();
+    let parts = 1usize << cut.count_ones();
     let mut sizes = [0usize; 1 << MAX_CUT];
     codes.clear();
     codes.resize(keys.len(), 0);
     for i in 0..keys.len() {
-        let c = cut_code(keys[i], cut);
+        let c = gather_bits(keys[i], cut, rest.pext) as usize;
         codes[i] = c as u8;
         sizes[c] += 1;
     }
@@ -1208,7 +1246,7 @@ fn total_of(unit: &JoinUnit, ups: &[u64], lows: &[u64], scratch: &mut Scratch) -
     // Only the bits that keys of both sides have can make a pair meet: the others (the
     // diagonals that no half of one side crosses, such as the middle queen's) are dropped.
     let any = |keys: &[u64]| keys.iter().fold(0, |acc, &k| acc | k);
-    let squeeze = Squeeze::keeping(any(&upper) & any(&lower));
+    let squeeze = Squeeze::keeping(any(&upper) & any(&lower), fast_pext(scratch.level));
     let bits = squeeze.bits();
     for keys in [&mut upper, &mut lower] {
         for key in keys.iter_mut() {
@@ -1956,13 +1994,22 @@ mod tests {
             masks.extend([a, a & b, a | b, a & b & c, a >> (c % 64)]);
         }
         let mut fallbacks = 0;
+        let pext = fast_pext(Level::current());
         for &mask in &masks {
-            let squeeze = Squeeze::keeping(mask);
+            let squeeze = Squeeze::keeping(mask, false);
             let top = 64 - mask.leading_zeros();
             let exact = squeeze.keep == mask;
             fallbacks += !exact as u32;
             for _ in 0..20 {
                 let x = next();
+                // The gather (by `pext` where the CPU has it, and one bit at a time).
+                assert_eq!(gather_bits(x, mask, false), extract_bits(x, mask));
+                if pext {
+                    assert_eq!(gather_bits(x, mask, true), extract_bits(x, mask));
+                    let exact = Squeeze::keeping(mask, true);
+                    assert_eq!(exact.bits(), mask.count_ones());
+                    assert_eq!(exact.apply(x), extract_bits(x, mask));
+                }
                 let got = squeeze.apply(x);
                 if exact {
                     assert_eq!(squeeze.bits(), mask.count_ones(), "{mask:x}");
