@@ -53,6 +53,24 @@ fn mirror(n: u32, cols: u32) -> u32 {
     cols.reverse_bits() >> (32 - n)
 }
 
+/// Whether column set `cols` of a context that the mirror maps onto itself (`others`: its
+/// columns but the middle queen's) holds upper or lower halves of some unit: when it or its
+/// complement is the least of the four images (see [`join_units`]). In the other contexts
+/// (a middle queen left of the centre) every set does: the units are the sets below their
+/// complements.
+#[cfg(test)]
+fn needed_in_mirrored(n: u32, others: u32, cols: u32) -> bool {
+    let (own, image) = image_ranks(others, cols, mirror(n, cols));
+    own <= image
+}
+
+/// The less of `cols` and its complement in `others`, and the same for its mirror image
+/// `image`: the set is needed when the first is at most the second.
+#[inline(always)]
+fn image_ranks(others: u32, cols: u32, image: u32) -> (u32, u32) {
+    (cols.min(others & !cols), image.min(others & !image))
+}
+
 /// The images of unit `(upper, middle)` under the four symmetries that keep the cut.
 fn images(n: u32, upper: u32, middle: u8) -> [(u32, u8); 4] {
     let full = u32::MAX >> (32 - n);
@@ -147,7 +165,7 @@ struct Layout {
 }
 
 impl Layout {
-    /// The layout for board size `n`, `groups` filling walks and about `expected` halves:
+    /// The layout for board size `n`, `groups` filling workers and about `expected` halves:
     /// coarse buckets of some 32768 halves (256 to 4096 of them), and chunks of a quarter of
     /// a bucket's share of one walk group (so that the partly filled ones stay a small part
     /// of the table).
@@ -215,10 +233,11 @@ impl Sorted {
 
 /// The walk over the upper rows `0..h` of one context, each queen on a column outside
 /// `forbidden`, not attacked by those above nor by `fixed[row]`; `leaf` hears the column set
-/// and word of every placement whose columns meet `mask` in exactly `part` and are `needed`.
+/// and word of every *needed* placement whose columns meet `mask` in exactly `part`.
 /// With `mirror` (for contexts that the left-right mirror maps onto themselves), only the
 /// placements whose first queen is in the left half are walked, and each stands for itself and
-/// its mirror image (each heard when it meets the batch columns and is needed).
+/// its mirror image; there a set is needed when it or its complement is the least of the four
+/// images of its unit (see [`needed_in_mirrored`]), else every set is.
 struct Upper<'a> {
     n: u32,
     h: u32,
@@ -228,8 +247,6 @@ struct Upper<'a> {
     mask: u32,
     part: u32,
     odd: bool,
-    /// One bit per column set (empty: every set is needed).
-    needed: &'a [u64],
     mirror: bool,
 }
 
@@ -312,8 +329,7 @@ impl Upper<'_> {
         if row == 0 && self.mirror {
             free &= (1 << (self.n / 2)) - 1;
         }
-        let needed =
-            |c: u32| self.needed.is_empty() || self.needed[c as usize >> 6] >> (c & 63) & 1 == 1;
+        let others = self.full & !self.forbidden;
         loop {
             if row == last {
                 while free != 0 {
@@ -326,15 +342,27 @@ impl Upper<'_> {
                     } else {
                         (na, nb)
                     };
-                    if c & self.mask == self.part && needed(c) {
-                        leaf(c, na as u64 | (nb as u64) << self.n);
+                    let w = na as u64 | (nb as u64) << self.n;
+                    if !self.mirror {
+                        if c & self.mask == self.part {
+                            leaf(c, w);
+                        }
+                        continue;
                     }
-                    if self.mirror {
-                        // The mirror swaps the two kinds of diagonal.
-                        let m = mirror(self.n, c);
-                        if m & self.mask == self.part && needed(m) {
-                            let (ma, mb) = (mirror(self.n, nb), mirror(self.n, na));
-                            leaf(m, ma as u64 | (mb as u64) << self.n);
+                    // The placement or its image (the mirror swaps the two kinds of
+                    // diagonal) is needed, chosen without a branch; both when they tie.
+                    let m = mirror(self.n, c);
+                    let mw = mirror(self.n, nb) as u64 | (mirror(self.n, na) as u64) << self.n;
+                    let (own, image) = image_ranks(others, c, m);
+                    let first = own <= image;
+                    let (x, wx) = if first { (c, w) } else { (m, mw) };
+                    if x & self.mask == self.part {
+                        leaf(x, wx);
+                    }
+                    if own == image {
+                        let (y, wy) = if first { (m, mw) } else { (c, w) };
+                        if y & self.mask == self.part {
+                            leaf(y, wy);
                         }
                     }
                 }
@@ -367,8 +395,9 @@ struct Start {
     b: u32,
 }
 
-/// Rows placed before the walks are shared out.
-const START_DEPTH: usize = 2;
+/// Rows placed before the walks are shared out (fine enough that the workers finish filling
+/// together).
+const START_DEPTH: usize = 3;
 
 /// The starts dealt round-robin into `groups` groups (one per worker).
 fn deal(starts: &[Start], groups: usize) -> Vec<Vec<Start>> {
@@ -493,9 +522,9 @@ fn fill_buckets_with(
     }
 }
 
-/// Sorts one coarse bucket's records (from every walk group) by column set into `out`,
-/// through `records` (its decoded records).
-fn sort_bucket(layout: &Layout, parts: &Chunks, records: &mut Vec<u64>, out: &mut Sorted) {
+/// Sorts one coarse bucket's records (from every walk group) by column set into `out`: a
+/// counting pass and a placing pass over the chunks (the second reads them in cache).
+fn sort_bucket(layout: &Layout, parts: &Chunks, out: &mut Sorted) {
     let key_bits = 2 * layout.n;
     let raw_mask = u64::MAX >> (64 - key_bits - layout.tag);
     let key_mask = u64::MAX >> (64 - key_bits);
@@ -503,12 +532,12 @@ fn sort_bucket(layout: &Layout, parts: &Chunks, records: &mut Vec<u64>, out: &mu
     let offsets = &mut out.offsets;
     offsets.clear();
     offsets.resize(sets + 1, 0);
-    records.clear();
+    let mut total = 0;
     for (chunk, count) in parts {
+        total += *count as usize;
         for i in 0..*count as usize {
             let r = read_word(chunk, i * layout.raw) & raw_mask;
             offsets[(r >> key_bits) as usize + 1] += 1;
-            records.push(r);
         }
     }
     for t in 0..sets {
@@ -516,36 +545,47 @@ fn sort_bucket(layout: &Layout, parts: &Chunks, records: &mut Vec<u64>, out: &mu
     }
     let words = &mut out.words;
     words.clear();
-    words.resize(records.len(), 0);
+    words.resize(total, 0);
     // The offsets serve as the cursors, one set behind; afterwards they are shifted back.
-    for &r in records.iter() {
-        let place = &mut offsets[(r >> key_bits) as usize];
-        words[*place as usize] = r & key_mask;
-        *place += 1;
+    for (chunk, count) in parts {
+        for i in 0..*count as usize {
+            let r = read_word(chunk, i * layout.raw) & raw_mask;
+            let place = &mut offsets[(r >> key_bits) as usize];
+            words[*place as usize] = r & key_mask;
+            *place += 1;
+        }
     }
     offsets.copy_within(0..sets, 1);
     offsets[0] = 0;
 }
 
-/// The table of the halves that `walk` hears, filled by the groups of starts on the workers,
-/// or `None` if its chunks would pass `max_bytes`. Its buckets are sorted later, by the
-/// workers that count their units ([`sort_bucket`]), so that the words are read in cache.
+/// The table of the halves that `walk` hears from `starts`, filled by the workers (each
+/// takes the next start until none is left, into chunks of its own), or `None` if its chunks
+/// would pass `max_bytes`. Its buckets are sorted later, by the workers that count their
+/// units ([`sort_bucket`]), so that the words are read in cache.
 fn fill_table(
     level: Level,
     layout: &Layout,
     walk: &Upper,
-    groups: &[Vec<Start>],
+    starts: &[Start],
     max_bytes: usize,
     workers: &Workers,
 ) -> Option<Table> {
     let limit = Limit::new(max_bytes);
     let buckets = layout.buckets();
+    let next = AtomicUsize::new(0);
     let fillings: Vec<Fillings> = workers.install(|| {
-        groups
-            .par_iter()
-            .map(|starts| {
+        (0..workers.threads().max(1))
+            .into_par_iter()
+            .map(|_| {
                 let mut out = Fillings::new(layout);
-                fill_buckets(level, layout, walk, starts, &limit, &mut out);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= starts.len() || limit.stopped() {
+                        break;
+                    }
+                    fill_buckets(level, layout, walk, &starts[i..i + 1], &limit, &mut out);
+                }
                 out
             })
             .collect()
@@ -553,7 +593,7 @@ fn fill_table(
     if limit.stopped() {
         return None;
     }
-    // Each bucket's chunks, group by group.
+    // Each bucket's chunks, worker by worker.
     let mut per_bucket: Vec<Chunks> = (0..buckets).map(|_| Vec::new()).collect();
     for group in fillings {
         for (all, chunks) in per_bucket.iter_mut().zip(group.into_chunks(layout)) {
@@ -1423,7 +1463,6 @@ type BucketKeys = ((usize, usize), (usize, usize));
 /// Buffers for sorting the two buckets of a pair, reused between pairs on one thread.
 #[derive(Default)]
 struct Sorting {
-    records: Vec<u64>,
     first: Sorted,
     second: Sorted,
 }
@@ -1501,13 +1540,6 @@ pub(crate) fn count_all(
                 }
             }
         }
-        // The column sets the context's units need: their upper and their lower columns.
-        let mut needed = vec![0u64; (1usize << n).div_ceil(64)];
-        for u in context {
-            for c in [u.upper, full & !u.upper & !mid_bit] {
-                needed[c as usize >> 6] |= 1 << (c & 63);
-            }
-        }
         // The mirror maps the context onto itself (no middle queen, or the centre one).
         let symmetric = middle == NO_MIDDLE || 2 * middle as u32 == n - 1;
         let walk = |mask: u32, part: u32| Upper {
@@ -1519,22 +1551,16 @@ pub(crate) fn count_all(
             mask,
             part,
             odd,
-            needed: &needed,
             mirror: symmetric,
         };
         if deadline.reached() {
             break;
         }
-        // The walks are shared out among the workers in fixed groups.
+        // The walks from the placements of the first rows, shared out among the workers.
         let whole = walk(0, 0);
-        let groups = deal(
-            &whole.starts(START_DEPTH.min(h as usize - 1)),
-            workers.threads(),
-        );
+        let starts = whole.starts(START_DEPTH.min(h as usize - 1));
         let offsets_bytes = 4u64 << n;
         let records_budget = budget.saturating_sub(2 * offsets_bytes);
-        // Counts the members of one batch (units whose upper columns meet the batch columns
-        // in `part` or in `other`) from its two tables.
         // Counts the members of one batch (units whose upper columns meet the batch columns
         // in `part` or in `other`) from its tables (`tables[0]` holds the halves that meet
         // them in `part`, `tables[1]` those in `other`; the same table when `same`). The
@@ -1566,25 +1592,11 @@ pub(crate) fn count_all(
                 }
                 Some(SORTING.with(|sorting| {
                     let sorting = &mut *sorting.borrow_mut();
-                    let Sorting {
-                        records,
-                        first,
-                        second,
-                    } = sorting;
+                    let Sorting { first, second } = sorting;
                     let (a, b) = *keys;
-                    sort_bucket(
-                        &tables[a.0].layout,
-                        &tables[a.0].buckets[a.1],
-                        records,
-                        first,
-                    );
+                    sort_bucket(&tables[a.0].layout, &tables[a.0].buckets[a.1], first);
                     if b != a {
-                        sort_bucket(
-                            &tables[b.0].layout,
-                            &tables[b.0].buckets[b.1],
-                            records,
-                            second,
-                        );
+                        sort_bucket(&tables[b.0].layout, &tables[b.0].buckets[b.1], second);
                     }
                     let words = |t: usize, cols: u32| {
                         let sorted = if (t, tables[t].bucket_of(cols)) == a {
@@ -1629,14 +1641,14 @@ pub(crate) fn count_all(
         // (the filling stops as soon as it passes the budget).
         let sample = sample_halves(level, &whole, workers);
         let estimate = sample.total();
-        let layout = Layout::new(n, groups.len(), estimate);
+        let layout = Layout::new(n, workers.threads(), estimate);
         let fits = records_budget - records_budget / 16;
         let whole_table = if estimate * layout.raw as u64 <= fits {
             fill_table(
                 level,
                 &layout,
                 &whole,
-                &groups,
+                &starts,
                 records_budget as usize,
                 workers,
             )
@@ -1650,7 +1662,7 @@ pub(crate) fn count_all(
         // Otherwise the sample chooses the batches.
         let batch_cols = choose_batch_columns(n, middle, &sample, layout.raw as u64, fits);
         let m = batch_cols.count_ones();
-        let layout = Layout::new(n, groups.len(), estimate >> m);
+        let layout = Layout::new(n, workers.threads(), estimate >> m);
         drop(sample);
         for p in 0..1u32 << m {
             let part = deposit(p, batch_cols);
@@ -1671,7 +1683,7 @@ pub(crate) fn count_all(
                     level,
                     &layout,
                     &walk(batch_cols, part),
-                    &groups,
+                    &starts,
                     usize::MAX,
                     workers,
                 )
@@ -1924,7 +1936,6 @@ mod tests {
                     mask: 0,
                     part: 0,
                     odd: n % 2 == 1,
-                    needed: &[],
                     mirror,
                 };
                 let starts = walk.starts(START_DEPTH.min(h as usize - 1));
@@ -1933,7 +1944,6 @@ mod tests {
                     walk.walk_from(s, &mut |c, w| heard.push((c, w)));
                 }
                 heard.sort_unstable();
-                let groups = deal(&starts, 2);
                 for tag in [0, 1, n / 2, n] {
                     for per in [256, 1024] {
                         let layout = Layout {
@@ -1946,15 +1956,15 @@ mod tests {
                             Level::current(),
                             &layout,
                             &walk,
-                            &groups,
+                            &starts,
                             usize::MAX,
                             &workers,
                         )
                         .expect("no limit");
                         let mut held: Vec<(u32, u64)> = Vec::new();
-                        let (mut records, mut sorted) = (Vec::new(), Sorted::default());
+                        let mut sorted = Sorted::default();
                         for (b, parts) in table.buckets.iter().enumerate() {
-                            sort_bucket(&layout, parts, &mut records, &mut sorted);
+                            sort_bucket(&layout, parts, &mut sorted);
                             for t in 0..1u32 << tag {
                                 let cols = (b as u32) << tag | t;
                                 assert_eq!(table.bucket_of(cols), b);
@@ -1969,7 +1979,7 @@ mod tests {
                 if heard.len() > 1024 {
                     let layout = Layout::new(n, 2, heard.len() as u64);
                     let stopped =
-                        fill_table(Level::current(), &layout, &walk, &groups, 1, &workers);
+                        fill_table(Level::current(), &layout, &walk, &starts, 1, &workers);
                     assert!(stopped.is_none(), "n = {n}: filled past its limit");
                 }
             }
@@ -2044,6 +2054,41 @@ mod tests {
         }
     }
 
+    /// In a context that the mirror maps onto itself, the sets the walk keeps are exactly the
+    /// upper and lower columns of the context's units; in any other context every set is one.
+    #[test]
+    fn the_needed_sets_are_the_units_columns() {
+        for n in 4..=15u32 {
+            let full = u32::MAX >> (32 - n);
+            let units = join_units(n);
+            let middles: Vec<u8> = if n % 2 == 1 {
+                (0..n as u8).collect()
+            } else {
+                vec![NO_MIDDLE]
+            };
+            for middle in middles {
+                let mid_bit = if middle == NO_MIDDLE { 0 } else { 1 << middle };
+                let others = full & !mid_bit;
+                let mut from_units = std::collections::BTreeSet::new();
+                for u in units.iter().filter(|u| u.middle == middle) {
+                    from_units.insert(u.upper);
+                    from_units.insert(others & !u.upper);
+                }
+                let symmetric = middle == NO_MIDDLE || 2 * middle as u32 == n - 1;
+                let sets = (0..=full).filter(|&c| c & mid_bit == 0 && c.count_ones() == n / 2);
+                let kept: std::collections::BTreeSet<u32> = if symmetric {
+                    sets.filter(|&c| needed_in_mirrored(n, others, c)).collect()
+                } else if from_units.is_empty() {
+                    // A context right of the centre: its units are its mirror image's.
+                    continue;
+                } else {
+                    sets.collect()
+                };
+                assert_eq!(kept, from_units, "n = {n}, middle {middle}");
+            }
+        }
+    }
+
     /// Every supported level's copies give the same counts.
     #[test]
     fn every_level_counts_the_same() {
@@ -2060,7 +2105,6 @@ mod tests {
                 mask: 0,
                 part: 0,
                 odd: false,
-                needed: &[],
                 mirror: false,
             };
             let starts = walk.starts(START_DEPTH);
