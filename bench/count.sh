@@ -12,6 +12,13 @@
 # -march=native). KLUEV=0 leaves it out; SOMERS_MAX (default 17) is the largest N for the C
 # mirror counter (it takes minutes from N = 18 on). QUEENS_BIN runs another build of ours (a copy
 # of target/release/queens, so that rebuilding during a long run does not change the binary).
+#
+# PROJECT="21 22 23" (with SAMPLE=K, default 16) runs no side-by-side timing: for each N it
+# counts every K-th batch of the join only (`QUEENS_KERNEL=join QUEENS_JOIN_SAMPLE=K`, THREADS
+# threads) and prints the projected CPU time of the whole count next to Kluev's own published
+# times (its README: N = 21 in 20 min and N = 22 in 3 h 20 min wall on a 4-core 2013 desktop,
+# so 1.33 and 13.3 core-hours; N = 23 unpublished, shown as ten times N = 22, its growth from
+# 21 to 22).
 set -euo pipefail
 cd "$(git rev-parse --show-toplevel)"
 NS=${NS:-"16 17 18 19"}
@@ -28,6 +35,21 @@ if ! cargo build --release --quiet 2>/tmp/queens-bench-build.$$; then
 fi
 rm -f /tmp/queens-bench-build.$$
 mkdir -p target/bench
+if [ -n "${PROJECT:-}" ]; then
+    SAMPLE=${SAMPLE:-16}
+    echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(uptime | sed 's/.*load/load/'), threads $THREADS, every ${SAMPLE}th batch"
+    printf '%3s | %9s %9s %14s | %22s\n' N batches counted "ours core-h" "Kluev core-h (published)"
+    for n in $PROJECT; do
+        line=$(QUEENS_KERNEL=join QUEENS_JOIN_SAMPLE=$SAMPLE "$QUEENS_BIN" count "$n" \
+            --threads "$THREADS" --quiet --json 2>&1 >/dev/null | grep '^join sample')
+        counted=$(echo "$line" | sed 's/.*: \([0-9]*\) of \([0-9]*\) batches.*/\1/')
+        batches=$(echo "$line" | sed 's/.*: \([0-9]*\) of \([0-9]*\) batches.*/\2/')
+        hours=$(echo "$line" | sed 's/.*(\([0-9.]*\) core-hours).*/\1/')
+        case $n in 21) k="1.33" ;; 22) k="13.3" ;; 23) k="133 (extrapolated)" ;; *) k="-" ;; esac
+        printf '%3s | %9s %9s %14s | %22s\n' "$n" "$batches" "$counted" "$hours" "$k"
+    done
+    exit 0
+fi
 gcc -O3 -march=native -o target/bench/somers bench/somers.c
 OUT=$PWD/target/bench/last-output
 TIMES=$PWD/target/bench/last-times

@@ -8,7 +8,7 @@ use queens::format::scale::{estimate_json, estimate_text, plan_json, plan_text, 
 use queens::guard::{GuardError, MarkGrid, Rule};
 use queens::scale::estimate::{count_sample, sample};
 use queens::scale::{plan_for, GuardPlan, Shard, WorkPlan};
-use queens::schedule::thread_count;
+use queens::schedule::{cpu_seconds, thread_count};
 use std::time::{Duration, Instant};
 
 /// The library's plan for `n` ([`queens::scale::plan_for`]), or bad input (exit 2).
@@ -175,14 +175,4 @@ fn estimate(args: &PlanListing, plan: &dyn WorkPlan, started: Instant) -> Result
     };
     emit(&text)?;
     Ok(Status::SUCCESS)
-}
-
-/// The CPU time (user + system) of this process so far, from /proc/self/stat (Linux; clock
-/// ticks of 1/100 s); `None` elsewhere.
-fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-    let user: f64 = fields.get(11)?.parse().ok()?;
-    let system: f64 = fields.get(12)?.parse().ok()?;
-    Some((user + system) / 100.0)
 }

@@ -1480,8 +1480,31 @@ pub(crate) fn table_budget() -> u64 {
     mib << 20
 }
 
-/// The largest board the join counts (its tables are indexed by column set).
-pub(crate) const MAX_JOIN_N: u32 = 21;
+/// The largest board the join counts (its records hold a 2n-bit word and a tag in 64 bits).
+pub(crate) const MAX_JOIN_N: u32 = 23;
+
+/// What a run of [`count_all`] did: its units counted and in all, and the CPU time of the
+/// batches it counted, from which a sampled run projects the whole count.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct JoinRun {
+    pub(crate) done: u64,
+    pub(crate) total: u64,
+    /// Batches in all (over every context counted in batches) and those counted.
+    pub(crate) batches: u64,
+    pub(crate) batches_counted: u64,
+    /// CPU seconds (this process's) in the batches counted, and in everything else.
+    pub(crate) batch_cpu: f64,
+    pub(crate) other_cpu: f64,
+}
+
+impl JoinRun {
+    /// The CPU seconds of the whole count: the rest plus the batches counted scaled to all
+    /// of them (exact when every batch was counted).
+    pub(crate) fn projected_cpu(&self) -> f64 {
+        let scale = self.batches as f64 / self.batches_counted.max(1) as f64;
+        self.other_cpu + self.batch_cpu * scale
+    }
+}
 
 /// Counts every unit of the join for board size `n` (`applies(n)`), calling `on_done` with
 /// each finished unit on the calling thread. Returns the number of units counted and in all.
@@ -1489,15 +1512,22 @@ pub(crate) const MAX_JOIN_N: u32 = 21;
 /// a batch is the units whose column sets meet a fixed set `M` of central columns in `P` or
 /// in its complement `M \ P`, and its tables hold only the halves it needs, so memory stays
 /// near [`table_budget`] whatever `n` (the smallest `M` that fits is chosen from a sampled
-/// count of the halves, so a batch may pass the budget by the sample's error).
+/// count of the halves, so a batch may pass the budget by the sample's error). With
+/// `every` above 1 only every `every`-th batch is counted (the contexts that need no batches
+/// are counted whole), for a projection of the cost ([`JoinRun::projected_cpu`]).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn count_all(
     n: u32,
     budget: u64,
+    every: u64,
     workers: &Workers,
     options: &Options,
     deadline: &Deadline,
     mut on_done: impl FnMut(&JoinUnit, &UnitCounts),
-) -> (u64, u64) {
+) -> JoinRun {
+    let cpu = || crate::schedule::cpu_seconds().unwrap_or(0.0);
+    let started_cpu = cpu();
+    let mut run = JoinRun::default();
     let units = join_units(n);
     let total_units = units.len() as u64;
     let mut done = 0u64;
@@ -1678,6 +1708,11 @@ pub(crate) fn count_all(
             if members.is_empty() {
                 continue;
             }
+            run.batches += 1;
+            if (run.batches - 1) % every.max(1) != 0 {
+                continue;
+            }
+            let batch_started = cpu();
             let build = |part: u32| {
                 fill_table(
                     level,
@@ -1698,9 +1733,14 @@ pub(crate) fn count_all(
             let same = table_o.is_none();
             let table_o = table_o.as_ref().unwrap_or(&table_p);
             run_batch(&members, (batch_cols, part), [&table_p, table_o], same);
+            run.batches_counted += 1;
+            run.batch_cpu += cpu() - batch_started;
         }
     }
-    (done, total_units)
+    run.other_cpu = cpu() - started_cpu - run.batch_cpu;
+    run.done = done;
+    run.total = total_units;
+    run
 }
 
 /// The batch columns for one context: the fewest central columns (the middle one left out)
@@ -1769,11 +1809,20 @@ mod tests {
         let workers = Workers::new(threads);
         let mut tally = Tally::default();
         let mut seen = Vec::new();
-        let (done, total) = count_all(n, budget, &workers, &options, &Deadline::never(), |u, c| {
-            tally.add_orbit(u.orbit, c);
-            seen.push((*u, *c));
-        });
-        assert_eq!(done, total);
+        let run = count_all(
+            n,
+            budget,
+            1,
+            &workers,
+            &options,
+            &Deadline::never(),
+            |u, c| {
+                tally.add_orbit(u.orbit, c);
+                seen.push((*u, *c));
+            },
+        );
+        assert_eq!(run.done, run.total);
+        assert_eq!(run.batches, run.batches_counted);
         (tally, seen)
     }
 
@@ -1789,6 +1838,36 @@ mod tests {
                     assert_eq!(tally.unique(), UNIQUE[i], "N = {n}, budget {budget}");
                 }
             }
+        }
+    }
+
+    /// A sampled run counts exactly every `every`-th batch, and their units are counted as in
+    /// the whole run.
+    #[test]
+    fn a_sampled_run_counts_every_kth_batch_exactly() {
+        let n = 13;
+        let (_, whole) = join_count(n, 1, 2);
+        let whole: std::collections::BTreeMap<JoinUnit, UnitCounts> = whole.into_iter().collect();
+        let workers = Workers::new(2);
+        for every in [2u64, 3, 7] {
+            let mut seen = Vec::new();
+            let run = count_all(
+                n,
+                1,
+                every,
+                &workers,
+                &Options::with_threads(2),
+                &Deadline::never(),
+                |u, c| seen.push((*u, *c)),
+            );
+            assert!(run.batches > every, "{run:?}");
+            assert_eq!(run.batches_counted, run.batches.div_ceil(every), "{run:?}");
+            assert_eq!(run.done, seen.len() as u64);
+            assert!(0 < run.done && run.done < run.total, "{run:?}");
+            for (u, c) in &seen {
+                assert_eq!(whole[u], *c, "{u:?}");
+            }
+            assert!(run.projected_cpu() >= run.batch_cpu + run.other_cpu - 1e-9);
         }
     }
 

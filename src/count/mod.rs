@@ -267,8 +267,12 @@ pub fn count(n: u32, options: &Options) -> Result<Counts, CountError> {
 /// constellation search is faster (measured, see docs/count.md).
 const JOIN_FROM: u32 = 16;
 
+/// The largest board [`count`] counts with the join by default (the join itself goes to
+/// [`join::MAX_JOIN_N`]; `QUEENS_KERNEL=join` takes it there).
+const JOIN_TO: u32 = 21;
+
 /// Whether [`count`] counts boards of size `n` with the join (see [`join`]):
-/// `JOIN_FROM..=join::MAX_JOIN_N` by default; `QUEENS_KERNEL=join` or `=dfs` forces one
+/// `JOIN_FROM..=JOIN_TO` by default; `QUEENS_KERNEL=join` or `=dfs` forces one
 /// counter where it applies (for comparisons).
 fn use_join(n: u32) -> bool {
     static CHOICE: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
@@ -277,24 +281,50 @@ fn use_join(n: u32) -> bool {
         Ok("dfs") => Some(false),
         _ => None,
     });
-    join::applies(n) && forced.unwrap_or(n >= JOIN_FROM)
+    join::applies(n) && forced.unwrap_or((JOIN_FROM..=JOIN_TO).contains(&n))
 }
 
-/// [`count`] by the join's units.
+/// [`count`] by the join's units. `QUEENS_JOIN_SAMPLE=K` (K > 1, for benchmarks) counts
+/// only every K-th batch of the join and writes the projected CPU time of the whole count
+/// to stderr (the count itself is then incomplete).
 fn count_by_join(n: u32, workers: &Workers, options: &Options, deadline: &Deadline) -> Counts {
     let mut tally = Tally::default();
     let budget = join::table_budget();
-    let (done, total) = join::count_all(n, budget, workers, options, deadline, |unit, counts| {
-        tally.add_orbit(unit.orbit, counts)
-    });
+    let every = std::env::var("QUEENS_JOIN_SAMPLE")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|&k| k > 1)
+        .unwrap_or(1);
+    let run = join::count_all(
+        n,
+        budget,
+        every,
+        workers,
+        options,
+        deadline,
+        |unit, counts| tally.add_orbit(unit.orbit, counts),
+    );
+    if every > 1 {
+        let projected = run.projected_cpu();
+        eprintln!(
+            "join sample for N = {n}: {} of {} batches counted in {:.1} CPU s, {:.1} CPU s \
+             besides; projected {:.0} CPU s ({:.2} core-hours) for the whole count",
+            run.batches_counted,
+            run.batches,
+            run.batch_cpu,
+            run.other_cpu,
+            projected,
+            projected / 3600.0
+        );
+    }
     Counts {
         n,
         solutions: tally.solutions,
         unique: tally.unique(),
         classes_by_size: tally.classes(),
-        units_done: done,
-        units_total: total,
-        complete: done == total,
+        units_done: run.done,
+        units_total: run.total,
+        complete: run.done == run.total,
     }
 }
 
