@@ -561,7 +561,7 @@ fn sort_bucket(layout: &Layout, parts: &Chunks, out: &mut Sorted) {
 
 /// The table of the halves that `walk` hears from `starts`, filled by the workers (each
 /// takes the next start until none is left, into chunks of its own), or `None` if its chunks
-/// would pass `max_bytes`. Its buckets are sorted later, by the workers that count their
+/// would pass `max_bytes` or `deadline` stopped the walks. Its buckets are sorted later, by the workers that count their
 /// units ([`sort_bucket`]), so that the words are read in cache.
 fn fill_table(
     level: Level,
@@ -570,6 +570,7 @@ fn fill_table(
     starts: &[Start],
     max_bytes: usize,
     workers: &Workers,
+    deadline: &Deadline,
 ) -> Option<Table> {
     let limit = Limit::new(max_bytes);
     let buckets = layout.buckets();
@@ -581,7 +582,7 @@ fn fill_table(
                 let mut out = Fillings::new(layout);
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= starts.len() || limit.stopped() {
+                    if i >= starts.len() || limit.stopped() || deadline.reached() {
                         break;
                     }
                     fill_buckets(level, layout, walk, &starts[i..i + 1], &limit, &mut out);
@@ -590,7 +591,7 @@ fn fill_table(
             })
             .collect()
     });
-    if limit.stopped() {
+    if limit.stopped() || deadline.reached() {
         return None;
     }
     // Each bucket's chunks, worker by worker.
@@ -630,8 +631,8 @@ impl Sample {
 }
 
 /// Counts the halves of every [`SAMPLE_STEP`]th walk from the placements of a few rows (of
-/// every walk when they are few).
-fn sample_halves(level: Level, walk: &Upper, workers: &Workers) -> Sample {
+/// every walk when they are few), unless `deadline` stops it first.
+fn sample_halves(level: Level, walk: &Upper, workers: &Workers, deadline: &Deadline) -> Sample {
     let starts = walk.starts(4.min(walk.h as usize - 1));
     let step = if starts.len() >= 64 * SAMPLE_STEP {
         SAMPLE_STEP
@@ -646,7 +647,12 @@ fn sample_halves(level: Level, walk: &Upper, workers: &Workers) -> Sample {
             .par_iter()
             .map(|starts| {
                 let mut counts = vec![0u32; sets];
-                count_halves(level, walk, starts, &mut counts);
+                for i in 0..starts.len() {
+                    if deadline.reached() {
+                        break;
+                    }
+                    count_halves(level, walk, &starts[i..i + 1], &mut counts);
+                }
                 counts
             })
             .reduce(
@@ -1669,7 +1675,10 @@ pub(crate) fn count_all(
         };
         // The whole context in one batch when a sample of the walks says that its table fits
         // (the filling stops as soon as it passes the budget).
-        let sample = sample_halves(level, &whole, workers);
+        let sample = sample_halves(level, &whole, workers, deadline);
+        if deadline.reached() {
+            break;
+        }
         let estimate = sample.total();
         let layout = Layout::new(n, workers.threads(), estimate);
         let fits = records_budget - records_budget / 16;
@@ -1681,10 +1690,14 @@ pub(crate) fn count_all(
                 &starts,
                 records_budget as usize,
                 workers,
+                deadline,
             )
         } else {
             None
         };
+        if deadline.reached() {
+            break;
+        }
         if let Some(table) = whole_table {
             run_batch(context, (0, 0), [&table, &table], true);
             continue;
@@ -1713,6 +1726,7 @@ pub(crate) fn count_all(
                 continue;
             }
             let batch_started = cpu();
+            // (A table without a limit is filled unless the deadline stops it.)
             let build = |part: u32| {
                 fill_table(
                     level,
@@ -1721,14 +1735,15 @@ pub(crate) fn count_all(
                     &starts,
                     usize::MAX,
                     workers,
+                    deadline,
                 )
-                .expect("a table without a limit is always filled")
             };
-            let table_p = build(part);
+            let Some(table_p) = build(part) else { break };
             let table_o = if other == part {
                 None
             } else {
-                Some(build(other))
+                let Some(table) = build(other) else { break };
+                Some(table)
             };
             let same = table_o.is_none();
             let table_o = table_o.as_ref().unwrap_or(&table_p);
@@ -1963,6 +1978,7 @@ mod tests {
                 (8, 20),
                 (36, 15),
                 (42, 12),
+                (46, 12),
                 (64, 6),
             ] {
                 let a = keys(&mut seed, items, bits, density);
@@ -2038,6 +2054,7 @@ mod tests {
                             &starts,
                             usize::MAX,
                             &workers,
+                            &Deadline::never(),
                         )
                         .expect("no limit");
                         let mut held: Vec<(u32, u64)> = Vec::new();
@@ -2057,8 +2074,15 @@ mod tests {
                 }
                 if heard.len() > 1024 {
                     let layout = Layout::new(n, 2, heard.len() as u64);
-                    let stopped =
-                        fill_table(Level::current(), &layout, &walk, &starts, 1, &workers);
+                    let stopped = fill_table(
+                        Level::current(),
+                        &layout,
+                        &walk,
+                        &starts,
+                        1,
+                        &workers,
+                        &Deadline::never(),
+                    );
                     assert!(stopped.is_none(), "n = {n}: filled past its limit");
                 }
             }

@@ -267,12 +267,8 @@ pub fn count(n: u32, options: &Options) -> Result<Counts, CountError> {
 /// constellation search is faster (measured, see docs/count.md).
 const JOIN_FROM: u32 = 16;
 
-/// The largest board [`count`] counts with the join by default (the join itself goes to
-/// [`join::MAX_JOIN_N`]; `QUEENS_KERNEL=join` takes it there).
-const JOIN_TO: u32 = 21;
-
 /// Whether [`count`] counts boards of size `n` with the join (see [`join`]):
-/// `JOIN_FROM..=JOIN_TO` by default; `QUEENS_KERNEL=join` or `=dfs` forces one
+/// `JOIN_FROM..=join::MAX_JOIN_N` by default; `QUEENS_KERNEL=join` or `=dfs` forces one
 /// counter where it applies (for comparisons).
 fn use_join(n: u32) -> bool {
     static CHOICE: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
@@ -281,7 +277,7 @@ fn use_join(n: u32) -> bool {
         Ok("dfs") => Some(false),
         _ => None,
     });
-    join::applies(n) && forced.unwrap_or((JOIN_FROM..=JOIN_TO).contains(&n))
+    join::applies(n) && forced.unwrap_or(n >= JOIN_FROM)
 }
 
 /// [`count`] by the join's units. `QUEENS_JOIN_SAMPLE=K` (K > 1, for benchmarks) counts
