@@ -14,7 +14,7 @@
 //! [`WorkUnit`]s with stable ids, scheduled dynamically over the threads by
 //! [`crate::schedule`].
 //!
-//! For N = 16..=21, [`count`] instead joins the upper and lower halves of the board (`join`,
+//! For N = 16..=23, [`count`] instead joins the upper and lower halves of the board (`join`,
 //! see docs/count.md): it lists every upper half once, grouped by its columns, and counts the
 //! pairs of halves on complementary columns whose diagonals do not meet. The work plans
 //! ([`work_units`], [`count_unit`]) keep the constellation units for every N.
