@@ -1486,7 +1486,8 @@ pub(crate) fn table_budget() -> u64 {
     mib << 20
 }
 
-/// The largest board the join counts (its records hold a 2n-bit word and a tag in 64 bits).
+/// The largest board the join counts (projected from a sample at N = 22; nothing above is
+/// measured).
 pub(crate) const MAX_JOIN_N: u32 = 23;
 
 /// What a run of [`count_all`] did: its units counted and in all, and the CPU time of the
