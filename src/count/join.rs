@@ -399,14 +399,33 @@ struct Start {
 /// together).
 const START_DEPTH: usize = 3;
 
-/// The starts dealt round-robin into `groups` groups (one per worker).
-fn deal(starts: &[Start], groups: usize) -> Vec<Vec<Start>> {
-    let mut out = vec![Vec::new(); groups.max(1)];
-    let len = out.len();
-    for (i, s) in starts.iter().enumerate() {
-        out[i % len].push(*s);
-    }
-    out
+/// Runs `walk` from each of `starts` on the workers: each worker makes its state with `new`
+/// and takes the next start until none is left or `stop` says so. Returns the workers'
+/// states (in no fixed order: their callers only add them up).
+fn share_starts<S: Send>(
+    workers: &Workers,
+    starts: &[Start],
+    stop: impl Fn() -> bool + Sync,
+    new: impl Fn() -> S + Sync,
+    walk: impl Fn(&mut S, &[Start]) + Sync,
+) -> Vec<S> {
+    let next = AtomicUsize::new(0);
+    workers.install(|| {
+        (0..workers.threads().max(1))
+            .into_par_iter()
+            .map(|_| {
+                let mut state = new();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= starts.len() || stop() {
+                        break;
+                    }
+                    walk(&mut state, &starts[i..i + 1]);
+                }
+                state
+            })
+            .collect()
+    })
 }
 
 /// Adds the number of halves of each column set, from the walks from `starts`, to `counts`.
@@ -560,9 +579,9 @@ fn sort_bucket(layout: &Layout, parts: &Chunks, out: &mut Sorted) {
 }
 
 /// The table of the halves that `walk` hears from `starts`, filled by the workers (each
-/// takes the next start until none is left, into chunks of its own), or `None` if its chunks
-/// would pass `max_bytes` or `deadline` stopped the walks. Its buckets are sorted later, by the workers that count their
-/// units ([`sort_bucket`]), so that the words are read in cache.
+/// into chunks of its own, [`share_starts`]), or `None` if its chunks would pass `max_bytes`
+/// or `deadline` stopped the walks. Its buckets are sorted later, by the workers that count
+/// their units ([`sort_bucket`]), so that the words are read in cache.
 fn fill_table(
     level: Level,
     layout: &Layout,
@@ -574,23 +593,13 @@ fn fill_table(
 ) -> Option<Table> {
     let limit = Limit::new(max_bytes);
     let buckets = layout.buckets();
-    let next = AtomicUsize::new(0);
-    let fillings: Vec<Fillings> = workers.install(|| {
-        (0..workers.threads().max(1))
-            .into_par_iter()
-            .map(|_| {
-                let mut out = Fillings::new(layout);
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= starts.len() || limit.stopped() || deadline.reached() {
-                        break;
-                    }
-                    fill_buckets(level, layout, walk, &starts[i..i + 1], &limit, &mut out);
-                }
-                out
-            })
-            .collect()
-    });
+    let fillings = share_starts(
+        workers,
+        starts,
+        || limit.stopped() || deadline.reached(),
+        || Fillings::new(layout),
+        |out, starts| fill_buckets(level, layout, walk, starts, &limit, out),
+    );
     if limit.stopped() || deadline.reached() {
         return None;
     }
@@ -640,31 +649,20 @@ fn sample_halves(level: Level, walk: &Upper, workers: &Workers, deadline: &Deadl
         1
     };
     let sample: Vec<Start> = starts.iter().step_by(step).copied().collect();
-    let groups = deal(&sample, workers.threads());
     let sets = 1usize << walk.n;
-    let counts = workers.install(|| {
-        groups
-            .par_iter()
-            .map(|starts| {
-                let mut counts = vec![0u32; sets];
-                for i in 0..starts.len() {
-                    if deadline.reached() {
-                        break;
-                    }
-                    count_halves(level, walk, &starts[i..i + 1], &mut counts);
-                }
-                counts
-            })
-            .reduce(
-                || vec![0u32; sets],
-                |mut a, b| {
-                    for (x, y) in a.iter_mut().zip(b) {
-                        *x += y;
-                    }
-                    a
-                },
-            )
-    });
+    let parts = share_starts(
+        workers,
+        &sample,
+        || deadline.reached(),
+        || vec![0u32; sets],
+        |counts, starts| count_halves(level, walk, starts, counts),
+    );
+    let mut counts = vec![0u32; sets];
+    for part in parts {
+        for (x, y) in counts.iter_mut().zip(part) {
+            *x += y;
+        }
+    }
     Sample {
         counts,
         sampled: sample.len() as u64,
