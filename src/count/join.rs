@@ -165,15 +165,15 @@ struct Layout {
 }
 
 impl Layout {
-    /// The layout for board size `n`, `groups` filling workers and about `expected` halves:
+    /// The layout for board size `n`, `fillers` filling workers and about `expected` halves:
     /// coarse buckets of some 32768 halves (256 to 4096 of them), and chunks of a quarter of
-    /// a bucket's share of one walk group (so that the partly filled ones stay a small part
-    /// of the table).
-    fn new(n: u32, groups: usize, expected: u64) -> Layout {
+    /// a bucket's share of one worker (so that the partly filled ones stay a small part of
+    /// the table).
+    fn new(n: u32, fillers: usize, expected: u64) -> Layout {
         let key = 2 * n;
         let sized = (expected >> 15).max(1).ilog2() + 1;
         let coarse = sized.clamp(8, 12).min(n);
-        let share = (expected >> coarse) / groups.max(1) as u64;
+        let share = (expected >> coarse) / fillers.max(1) as u64;
         let per = (share / 4).clamp(1 << 8, 1 << 13).next_power_of_two() as usize;
         Layout {
             n,
@@ -460,7 +460,7 @@ impl Limit {
 /// Chunks of records, each with the number of records it holds.
 type Chunks = Vec<(Box<[u8]>, u32)>;
 
-/// One walk group's records, bucket by bucket: the full chunks and the one being filled.
+/// One filling worker's records, bucket by bucket: the full chunks and the one being filled.
 struct Fillings {
     full: Vec<Chunks>,
     current: Vec<Box<[u8]>>,
@@ -510,7 +510,8 @@ impl Fillings {
 }
 
 /// Appends the record of each half from the walks from `starts` (its word and the low bits of
-/// its column set) to its coarse bucket in `out`, until `limit` stops the walks.
+/// its column set) to its coarse bucket in `out`, counting the chunks it takes in `limit`
+/// (whose stop [`fill_table`] checks between starts).
 #[inline(always)]
 fn fill_buckets_with(
     layout: &Layout,
@@ -524,9 +525,6 @@ fn fill_buckets_with(
     let key_bits = 2 * layout.n;
     let end = layout.chunk;
     for &start in starts {
-        if limit.stopped() {
-            return;
-        }
         walk.walk_from(start, &mut |cols, w| {
             let b = (cols >> tag) as usize;
             let mut at = out.at[b] as usize;
@@ -541,7 +539,7 @@ fn fill_buckets_with(
     }
 }
 
-/// Sorts one coarse bucket's records (from every walk group) by column set into `out`: a
+/// Sorts one coarse bucket's records (from every filling worker) by column set into `out`: a
 /// counting pass and a placing pass over the chunks (the second reads them in cache).
 fn sort_bucket(layout: &Layout, parts: &Chunks, out: &mut Sorted) {
     let key_bits = 2 * layout.n;
