@@ -231,73 +231,146 @@ impl Sorted {
     }
 }
 
+/// Which placements a walk passes on to its leaf.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kept {
+    /// Every placement (a context that the mirror moves: every set is needed there).
+    Every,
+    /// The needed ones (a context that the mirror maps onto itself: a set is needed when it
+    /// or its complement is the least of the four images of its unit, see
+    /// [`needed_in_mirrored`]).
+    Needed,
+    /// The needed ones, walking only the placements whose first queen is in the left half:
+    /// each stands for itself and its mirror image.
+    NeededByMirror,
+}
+
 /// The walk over the upper rows `0..h` of one context, each queen on a column outside
-/// `forbidden`, not attacked by those above nor by `fixed[row]`; `leaf` hears the column set
-/// and word of every *needed* placement whose columns meet `mask` in exactly `part`.
-/// With `mirror` (for contexts that the left-right mirror maps onto themselves), only the
-/// placements whose first queen is in the left half are walked, and each stands for itself and
-/// its mirror image; there a set is needed when it or its complement is the least of the four
-/// images of its unit (see [`needed_in_mirrored`]), else every set is.
-struct Upper<'a> {
+/// `forbidden` and not attacked by those above, nor by the fixed queens (`blocked[row]`: the
+/// middle queen's attacks, and those of the batch's placed queens); a row that holds a placed
+/// queen (`placed[row]`, a column bit) takes it and nothing else. `leaf` hears the column set
+/// and word of every placement that `kept` passes on.
+#[derive(Clone, Debug)]
+struct Upper {
     n: u32,
     h: u32,
     full: u32,
-    fixed: &'a [u32; 32],
+    blocked: [u32; 16],
+    placed: [u32; 16],
     forbidden: u32,
-    mask: u32,
-    part: u32,
+    /// The context's columns (all but the middle queen's).
+    others: u32,
     odd: bool,
-    mirror: bool,
+    kept: Kept,
 }
 
-impl Upper<'_> {
-    /// The free columns of `row` below the queens `cols`, `a`, `b` (none when the columns
-    /// of the batch part can no longer all be taken).
-    #[inline(always)]
-    fn free(&self, row: usize, cols: u32, a: u32, b: u32) -> u32 {
-        let open = !(cols | a | b | self.fixed[row] | self.forbidden) & self.full;
-        if self.mask == 0 {
-            return open;
-        }
-        // Whether the placement (or, with `mirror`, its mirror image) can still meet the
-        // batch columns in exactly `part`, and the columns that would rule it out.
-        let left = self.h - row as u32;
-        let can =
-            |mask: u32, part: u32| cols & mask & !part == 0 && (part & !cols).count_ones() <= left;
-        let blocked = self.mask & !self.part;
-        let direct = can(self.mask, self.part);
-        if !self.mirror {
-            return if direct { open & !blocked } else { 0 };
-        }
-        let (mask, part) = (mirror(self.n, self.mask), mirror(self.n, self.part));
-        let mirrored = can(mask, part).then_some(mask & !part);
-        match (direct, mirrored) {
-            (true, Some(m)) => open & !(blocked & m),
-            (true, None) => open & !blocked,
-            (false, Some(m)) => open & !m,
-            (false, None) => 0,
+impl Upper {
+    /// The walk of a context: `fixed[row]` the middle queen's attacks (none for even `n`),
+    /// `forbidden` its column; `mirrored` when the mirror maps the context onto itself.
+    fn context(n: u32, fixed: &[u32; 32], forbidden: u32, mirrored: bool) -> Upper {
+        let mut blocked = [0u32; 16];
+        blocked.copy_from_slice(&fixed[..16]);
+        Upper {
+            n,
+            h: n / 2,
+            full: u32::MAX >> (32 - n),
+            blocked,
+            placed: [0; 16],
+            forbidden,
+            others: (u32::MAX >> (32 - n)) & !forbidden,
+            odd: n % 2 == 1,
+            kept: if mirrored {
+                Kept::NeededByMirror
+            } else {
+                Kept::Every
+            },
         }
     }
 
-    /// The placements of the first `depth` rows (at least one, below `h`), the starts of the
-    /// walks that together make the whole walk.
-    fn starts(&self, depth: usize) -> Vec<Start> {
+    /// The walks of the placements of this (context) walk whose columns meet `mask` in
+    /// exactly `part`: one for each way of placing a queen on every column of `part` in
+    /// distinct rows, none attacked by another or by the fixed queens; the other queens then
+    /// keep off `mask`. Together they walk each such placement once.
+    fn with_part(&self, mask: u32, part: u32) -> Vec<Upper> {
+        let cols: Vec<u32> = (0..self.n).filter(|&c| part >> c & 1 == 1).collect();
         let mut out = Vec::new();
-        let mut stack = vec![Start {
+        if cols.len() > self.h as usize {
+            return out;
+        }
+        let base = Upper {
+            forbidden: self.forbidden | mask,
+            kept: if self.kept == Kept::Every {
+                Kept::Every
+            } else {
+                Kept::Needed
+            },
+            ..self.clone()
+        };
+        self.place(&cols, base, &mut out);
+        out
+    }
+
+    /// Places a queen on each of `cols` in turn, in every free row of `walk`.
+    fn place(&self, cols: &[u32], walk: Upper, out: &mut Vec<Upper>) {
+        let Some((&c, rest)) = cols.split_first() else {
+            out.push(walk);
+            return;
+        };
+        let bit = 1u32 << c;
+        for r in 0..self.h as usize {
+            if walk.placed[r] != 0 || walk.blocked[r] & bit != 0 {
+                continue;
+            }
+            let mut next = walk.clone();
+            next.placed[r] = bit;
+            next.blocked[r] = self.full;
+            for (r2, b) in next.blocked.iter_mut().enumerate().take(self.h as usize) {
+                let d = r2.abs_diff(r) as u32;
+                if d > 0 {
+                    *b |= (bit << d | bit >> d) & self.full;
+                }
+            }
+            self.place(rest, next, out);
+        }
+    }
+
+    /// The free columns of `row` below the queens `cols`, `a`, `b`.
+    #[inline(always)]
+    fn free(&self, row: usize, cols: u32, a: u32, b: u32) -> u32 {
+        (!(cols | a | b | self.blocked[row] | self.forbidden) & self.full) | self.placed[row]
+    }
+
+    /// The free columns of the first row (the left half only, when walking by the mirror).
+    fn first_free(&self, row: usize, cols: u32, a: u32, b: u32) -> u32 {
+        let free = self.free(row, cols, a, b);
+        if row == 0 && self.kept == Kept::NeededByMirror {
+            free & ((1 << (self.n / 2)) - 1)
+        } else {
+            free
+        }
+    }
+
+    /// The start of the whole walk.
+    fn root(&self) -> Start {
+        Start {
             row: 0,
             cols: 0,
             a: 0,
             b: 0,
-        }];
+        }
+    }
+
+    /// The placements of the first `depth` rows (below `h`), the starts of the walks that
+    /// together make the whole walk.
+    fn starts(&self, depth: usize) -> Vec<Start> {
+        let mut out = Vec::new();
+        let mut stack = vec![self.root()];
         while let Some(s) = stack.pop() {
             if s.row == depth {
                 out.push(s);
                 continue;
             }
-            let mut free = self.free(s.row, s.cols, s.a, s.b);
-            if s.row == 0 && self.mirror {
-                free &= (1 << (self.n / 2)) - 1;
-            }
+            let mut free = self.first_free(s.row, s.cols, s.a, s.b);
             // Pushed in reverse, so that the starts come out in the walk's own order.
             let mut bits = Vec::new();
             while free != 0 {
@@ -321,49 +394,68 @@ impl Upper<'_> {
     /// explicit stack, so that it inlines into the copies compiled per instruction-set level).
     #[inline(always)]
     fn walk_from(&self, start: Start, leaf: &mut impl FnMut(u32, u64)) {
-        let last = self.h as usize - 1;
-        let mut stack = [(0u32, 0u32, 0u32, 0u32); 16];
-        let (mut cols, mut a, mut b) = (start.cols, start.a, start.b);
-        let mut row = start.row;
-        let mut free = self.free(row, cols, a, b);
-        if row == 0 && self.mirror {
-            free &= (1 << (self.n / 2)) - 1;
+        match self.kept {
+            Kept::Every => self.walk_keeping::<EVERY>(start, leaf),
+            Kept::Needed => self.walk_keeping::<NEEDED>(start, leaf),
+            Kept::NeededByMirror => self.walk_keeping::<BY_MIRROR>(start, leaf),
         }
-        let others = self.full & !self.forbidden;
+    }
+
+    /// [`Upper::walk_from`] for one [`Kept`] (`KEPT`, as a number). Where the needed sets
+    /// matter, the walk follows the placement's mirror image alongside (its columns and
+    /// diagonals, which the same steps give from the mirrored queens).
+    #[inline(always)]
+    fn walk_keeping<const KEPT: u8>(&self, start: Start, leaf: &mut impl FnMut(u32, u64)) {
+        let last = self.h as usize - 1;
+        let (n, full, odd) = (self.n, self.full, self.odd);
+        let top = 1u32 << (n - 1);
+        let mut stack = [(0u32, 0u32, 0u32, 0u32); 16];
+        let mut images = [(0u32, 0u32, 0u32); 16];
+        let (mut cols, mut a, mut b) = (start.cols, start.a, start.b);
+        // The mirror image's columns and diagonals (the mirror swaps the two kinds).
+        let (mut mc, mut ma, mut mb) = (mirror(n, cols), mirror(n, b), mirror(n, a));
+        let mut row = start.row;
+        let mut free = self.first_free(row, cols, a, b);
+        let others = self.others;
+        // The word of a placement from its diagonals before its last queen `bit`.
+        let word = |a: u32, b: u32, bit: u32| {
+            let (a, b) = (a | bit, b | bit);
+            let (a, b) = if odd {
+                (a >> 1, (b << 1) & full)
+            } else {
+                (a, b)
+            };
+            a as u64 | (b as u64) << n
+        };
         loop {
             if row == last {
                 while free != 0 {
                     let bit = free & free.wrapping_neg();
                     free ^= bit;
                     let c = cols | bit;
-                    let (na, nb) = (a | bit, b | bit);
-                    let (na, nb) = if self.odd {
-                        (na >> 1, (nb << 1) & self.full)
-                    } else {
-                        (na, nb)
-                    };
-                    let w = na as u64 | (nb as u64) << self.n;
-                    if !self.mirror {
-                        if c & self.mask == self.part {
+                    let w = word(a, b, bit);
+                    if KEPT == EVERY {
+                        leaf(c, w);
+                        continue;
+                    }
+                    let mbit = top >> bit.trailing_zeros();
+                    let m = mc | mbit;
+                    let (own, image) = image_ranks(others, c, m);
+                    if KEPT == NEEDED {
+                        if own <= image {
                             leaf(c, w);
                         }
                         continue;
                     }
-                    // The placement or its image (the mirror swaps the two kinds of
-                    // diagonal) is needed, chosen without a branch; both when they tie.
-                    let m = mirror(self.n, c);
-                    let mw = mirror(self.n, nb) as u64 | (mirror(self.n, na) as u64) << self.n;
-                    let (own, image) = image_ranks(others, c, m);
+                    // The placement or its image is needed, chosen without a branch; both
+                    // when they tie.
+                    let mw = word(ma, mb, mbit);
                     let first = own <= image;
                     let (x, wx) = if first { (c, w) } else { (m, mw) };
-                    if x & self.mask == self.part {
-                        leaf(x, wx);
-                    }
+                    leaf(x, wx);
                     if own == image {
                         let (y, wy) = if first { (m, mw) } else { (c, w) };
-                        if y & self.mask == self.part {
-                            leaf(y, wy);
-                        }
+                        leaf(y, wy);
                     }
                 }
             } else if free != 0 {
@@ -372,7 +464,14 @@ impl Upper<'_> {
                 stack[row & 15] = (free, cols, a, b);
                 cols |= bit;
                 a = (a | bit) >> 1;
-                b = ((b | bit) << 1) & self.full;
+                b = ((b | bit) << 1) & full;
+                if KEPT != EVERY {
+                    images[row & 15] = (mc, ma, mb);
+                    let mbit = top >> bit.trailing_zeros();
+                    mc |= mbit;
+                    ma = (ma | mbit) >> 1;
+                    mb = ((mb | mbit) << 1) & full;
+                }
                 row += 1;
                 free = self.free(row, cols, a, b);
                 continue;
@@ -382,9 +481,17 @@ impl Upper<'_> {
             }
             row -= 1;
             (free, cols, a, b) = stack[row & 15];
+            if KEPT != EVERY {
+                (mc, ma, mb) = images[row & 15];
+            }
         }
     }
 }
+
+/// [`Kept`] as the numbers that [`Upper::walk_keeping`] is compiled for.
+const EVERY: u8 = 0;
+const NEEDED: u8 = 1;
+const BY_MIRROR: u8 = 2;
 
 /// The state of a walk after its first rows.
 #[derive(Clone, Copy, Debug)]
@@ -399,15 +506,50 @@ struct Start {
 /// together).
 const START_DEPTH: usize = 3;
 
-/// Runs `walk` from each of `starts` on the workers: each worker makes its state with `new`
-/// and takes the next start until none is left or `stop` says so. Returns the workers'
-/// states (in no fixed order: their callers only add them up).
-fn share_starts<S: Send>(
+/// Walks cut into pieces to share out among workers: each piece is one walk from one start.
+struct Pieces {
+    walks: Vec<Upper>,
+    /// The pieces: a walk (its index in `walks`) and a start of it.
+    starts: Vec<(u32, Start)>,
+}
+
+impl Pieces {
+    /// The walks from the placements of their first `depth` rows; from their roots alone when
+    /// they are enough to share out by themselves.
+    fn new(walks: Vec<Upper>, depth: usize) -> Pieces {
+        let starts = if walks.len() >= 1024 {
+            (0..walks.len() as u32)
+                .map(|i| (i, walks[i as usize].root()))
+                .collect()
+        } else {
+            let mut starts = Vec::new();
+            for (i, w) in walks.iter().enumerate() {
+                let depth = depth.min(w.h as usize - 1);
+                starts.extend(w.starts(depth).into_iter().map(|s| (i as u32, s)));
+            }
+            starts
+        };
+        Pieces { walks, starts }
+    }
+
+    /// Every `step`-th piece.
+    fn every(&self, step: usize) -> Pieces {
+        Pieces {
+            walks: self.walks.clone(),
+            starts: self.starts.iter().step_by(step).copied().collect(),
+        }
+    }
+}
+
+/// Runs each piece of `pieces` on the workers: each worker makes its state with `new` and
+/// takes the next piece until none is left or `stop` says so. Returns the workers' states
+/// (in no fixed order: their callers only add them up).
+fn share_pieces<S: Send>(
     workers: &Workers,
-    starts: &[Start],
+    pieces: &Pieces,
     stop: impl Fn() -> bool + Sync,
     new: impl Fn() -> S + Sync,
-    walk: impl Fn(&mut S, &[Start]) + Sync,
+    walk: impl Fn(&mut S, &Upper, &[Start]) + Sync,
 ) -> Vec<S> {
     let next = AtomicUsize::new(0);
     workers.install(|| {
@@ -417,10 +559,15 @@ fn share_starts<S: Send>(
                 let mut state = new();
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= starts.len() || stop() {
+                    if i >= pieces.starts.len() || stop() {
                         break;
                     }
-                    walk(&mut state, &starts[i..i + 1]);
+                    let (w, start) = &pieces.starts[i];
+                    walk(
+                        &mut state,
+                        &pieces.walks[*w as usize],
+                        std::slice::from_ref(start),
+                    );
                 }
                 state
             })
@@ -463,9 +610,9 @@ type Chunks = Vec<(Box<[u8]>, u32)>;
 /// One filling worker's records, bucket by bucket: the full chunks and the one being filled.
 struct Fillings {
     full: Vec<Chunks>,
-    current: Vec<Box<[u8]>>,
-    /// Where the next record goes in `current`: `layout.chunk` means a new chunk is needed.
-    at: Vec<u32>,
+    /// The chunk being filled and where its next record goes (`layout.chunk`: a new chunk
+    /// is needed), side by side so that a record's write reads one place.
+    current: Vec<(Box<[u8]>, u32)>,
 }
 
 impl Fillings {
@@ -473,8 +620,9 @@ impl Fillings {
         let buckets = layout.buckets();
         Fillings {
             full: (0..buckets).map(|_| Vec::new()).collect(),
-            current: (0..buckets).map(|_| Box::default()).collect(),
-            at: vec![layout.chunk as u32; buckets],
+            current: (0..buckets)
+                .map(|_| (Box::default(), layout.chunk as u32))
+                .collect(),
         }
     }
 
@@ -483,11 +631,11 @@ impl Fillings {
     #[inline(never)]
     fn next_chunk(&mut self, b: usize, layout: &Layout, limit: &Limit) {
         let bytes = layout.chunk_bytes();
-        let current = std::mem::replace(&mut self.current[b], vec![0u8; bytes].into_boxed_slice());
+        let fresh = (vec![0u8; bytes].into_boxed_slice(), 0);
+        let (current, at) = std::mem::replace(&mut self.current[b], fresh);
         if !current.is_empty() {
-            self.full[b].push((current, self.at[b] / layout.raw as u32));
+            self.full[b].push((current, at / layout.raw as u32));
         }
-        self.at[b] = 0;
         let bytes = limit.bytes.fetch_add(bytes, Ordering::Relaxed) + bytes;
         if bytes > limit.max {
             limit.stop.store(true, Ordering::Relaxed);
@@ -499,7 +647,7 @@ impl Fillings {
         let raw = layout.raw as u32;
         self.full
             .into_iter()
-            .zip(self.current.into_iter().zip(self.at))
+            .zip(self.current)
             .map(move |(mut full, (current, at))| {
                 if !current.is_empty() && at > 0 {
                     full.push((current, at / raw));
@@ -527,14 +675,14 @@ fn fill_buckets_with(
     for &start in starts {
         walk.walk_from(start, &mut |cols, w| {
             let b = (cols >> tag) as usize;
-            let mut at = out.at[b] as usize;
-            if at + raw > end {
+            if out.current[b].1 as usize + raw > end {
                 out.next_chunk(b, layout, limit);
-                at = 0;
             }
+            let (chunk, at) = &mut out.current[b];
             let record = w | ((cols & tag_mask) as u64) << key_bits;
-            out.current[b][at..at + 8].copy_from_slice(&record.to_le_bytes());
-            out.at[b] = (at + raw) as u32;
+            let i = *at as usize;
+            chunk[i..i + 8].copy_from_slice(&record.to_le_bytes());
+            *at = (i + raw) as u32;
         });
     }
 }
@@ -576,27 +724,26 @@ fn sort_bucket(layout: &Layout, parts: &Chunks, out: &mut Sorted) {
     offsets[0] = 0;
 }
 
-/// The table of the halves that `walk` hears from `starts`, filled by the workers (each
-/// into chunks of its own, [`share_starts`]), or `None` if its chunks would pass `max_bytes`
+/// The table of the halves that the walks of `pieces` hear, filled by the workers (each
+/// into chunks of its own, [`share_pieces`]), or `None` if its chunks would pass `max_bytes`
 /// or `deadline` stopped the walks. Its buckets are sorted later, by the workers that count
 /// their units ([`sort_bucket`]), so that the words are read in cache.
 fn fill_table(
     level: Level,
     layout: &Layout,
-    walk: &Upper,
-    starts: &[Start],
+    pieces: &Pieces,
     max_bytes: usize,
     workers: &Workers,
     deadline: &Deadline,
 ) -> Option<Table> {
     let limit = Limit::new(max_bytes);
     let buckets = layout.buckets();
-    let fillings = share_starts(
+    let fillings = share_pieces(
         workers,
-        starts,
+        pieces,
         || limit.stopped() || deadline.reached(),
         || Fillings::new(layout),
-        |out, starts| fill_buckets(level, layout, walk, starts, &limit, out),
+        |out, walk, starts| fill_buckets(level, layout, walk, starts, &limit, out),
     );
     if limit.stopped() || deadline.reached() {
         return None;
@@ -640,20 +787,20 @@ impl Sample {
 /// Counts the halves of every [`SAMPLE_STEP`]th walk from the placements of a few rows (of
 /// every walk when they are few), unless `deadline` stops it first.
 fn sample_halves(level: Level, walk: &Upper, workers: &Workers, deadline: &Deadline) -> Sample {
-    let starts = walk.starts(4.min(walk.h as usize - 1));
-    let step = if starts.len() >= 64 * SAMPLE_STEP {
+    let all = Pieces::new(vec![walk.clone()], 4);
+    let step = if all.starts.len() >= 64 * SAMPLE_STEP {
         SAMPLE_STEP
     } else {
         1
     };
-    let sample: Vec<Start> = starts.iter().step_by(step).copied().collect();
+    let sample = all.every(step);
     let sets = 1usize << walk.n;
-    let parts = share_starts(
+    let parts = share_pieces(
         workers,
         &sample,
         || deadline.reached(),
         || vec![0u32; sets],
-        |counts, starts| count_halves(level, walk, starts, counts),
+        |counts, walk, starts| count_halves(level, walk, starts, counts),
     );
     let mut counts = vec![0u32; sets];
     for part in parts {
@@ -663,8 +810,8 @@ fn sample_halves(level: Level, walk: &Upper, workers: &Workers, deadline: &Deadl
     }
     Sample {
         counts,
-        sampled: sample.len() as u64,
-        walks: starts.len() as u64,
+        sampled: sample.starts.len() as u64,
+        walks: all.starts.len() as u64,
     }
 }
 
@@ -1033,7 +1180,7 @@ fn fast_pext(level: Level) -> bool {
 }
 
 /// Most key bits a sieve splits by.
-const MAX_CUT: usize = 4;
+const MAX_CUT: usize = 6;
 
 /// Most runs of bits a [`Squeeze`] drops.
 const MAX_RUNS: usize = 24;
@@ -1122,7 +1269,7 @@ impl Squeeze {
 /// (no cut bit in both) are compared.
 #[inline(always)]
 fn disjoint_pairs(items: &[u64], patterns: &[u64], bits: u32, scratch: &mut Scratch) -> u64 {
-    let k = match patterns.len() / 1024 {
+    let k = match patterns.len() / 512 {
         0 => 0,
         q => (q.ilog2() as usize + 1).min(MAX_CUT).min(bits as usize),
     };
@@ -1275,25 +1422,30 @@ fn total_of(unit: &JoinUnit, ups: &[u64], lows: &[u64], scratch: &mut Scratch) -
     if ups.is_empty() || lows.is_empty() {
         return 0;
     }
-    scratch.upper.clear();
-    scratch
-        .upper
-        .extend(ups.iter().map(|&w| upper_key(n, full, odd, w)));
-    scratch.lower.clear();
-    scratch
-        .lower
-        .extend(lows.iter().map(|&w| lower_key(n, full, w)));
-    let mut upper = std::mem::take(&mut scratch.upper);
-    let mut lower = std::mem::take(&mut scratch.lower);
     // Only the bits that keys of both sides have can make a pair meet: the others (the
     // diagonals that no half of one side crosses, such as the middle queen's) are dropped.
-    let any = |keys: &[u64]| keys.iter().fold(0, |acc, &k| acc | k);
-    let squeeze = Squeeze::keeping(any(&upper) & any(&lower), fast_pext(scratch.level));
-    let bits = squeeze.bits();
-    for keys in [&mut upper, &mut lower] {
-        for key in keys.iter_mut() {
-            *key = squeeze.apply(*key);
+    // (The keys are shifts and masks of the words, so the union of the keys is the key of
+    // the union of the words.)
+    let any = |words: &[u64]| {
+        let mut acc = 0;
+        for &w in words {
+            acc |= w;
         }
+        acc
+    };
+    let keep = upper_key(n, full, odd, any(ups)) & lower_key(n, full, any(lows));
+    let squeeze = Squeeze::keeping(keep, fast_pext(scratch.level));
+    let bits = squeeze.bits();
+    let mut upper = std::mem::take(&mut scratch.upper);
+    let mut lower = std::mem::take(&mut scratch.lower);
+    // Plain loops, so that the squeeze's `pext` inlines into the instruction-set copy.
+    upper.clear();
+    for &w in ups {
+        upper.push(squeeze.apply(upper_key(n, full, odd, w)));
+    }
+    lower.clear();
+    for &w in lows {
+        lower.push(squeeze.apply(lower_key(n, full, w)));
     }
     let total = if upper.len() <= lower.len() {
         disjoint_pairs(&upper, &lower, bits, scratch)
@@ -1482,8 +1634,8 @@ pub(crate) fn table_budget() -> u64 {
     mib << 20
 }
 
-/// The largest board the join counts (projected from a sample at N = 22; nothing above is
-/// measured).
+/// The largest board the join counts (projected from samples at N = 22 and 23; nothing above
+/// is measured).
 pub(crate) const MAX_JOIN_N: u32 = 23;
 
 /// What a run of [`count_all`] did: its units counted and in all, and the CPU time of the
@@ -1498,14 +1650,28 @@ pub(crate) struct JoinRun {
     /// CPU seconds (this process's) in the batches counted, and in everything else.
     pub(crate) batch_cpu: f64,
     pub(crate) other_cpu: f64,
+    /// Of `batch_cpu`, the seconds in filling the tables and those in matching.
+    pub(crate) fill_cpu: f64,
+    pub(crate) match_cpu: f64,
+    /// The sampled sizes of the batches' work, in all and in the batches counted: halves in
+    /// their tables, and pairs of halves (the product of a unit's two sides) in their units.
+    pub(crate) halves: [f64; 2],
+    pub(crate) pairs: [f64; 2],
 }
 
 impl JoinRun {
-    /// The CPU seconds of the whole count: the rest plus the batches counted scaled to all
-    /// of them (exact when every batch was counted).
+    /// The CPU seconds of the whole count: the rest, plus the batches' filling and matching
+    /// times each scaled by the share of the halves and of the pairs (by the sample) that the
+    /// batches counted hold. Exact when every batch was counted.
     pub(crate) fn projected_cpu(&self) -> f64 {
-        let scale = self.batches as f64 / self.batches_counted.max(1) as f64;
-        self.other_cpu + self.batch_cpu * scale
+        let scale = |[all, counted]: [f64; 2]| {
+            if counted > 0.0 {
+                all / counted
+            } else {
+                self.batches as f64 / self.batches_counted.max(1) as f64
+            }
+        };
+        self.other_cpu + self.fill_cpu * scale(self.halves) + self.match_cpu * scale(self.pairs)
     }
 }
 
@@ -1515,9 +1681,10 @@ impl JoinRun {
 /// a batch is the units whose column sets meet a fixed set `M` of central columns in `P` or
 /// in its complement `M \ P`, and its tables hold only the halves it needs, so memory stays
 /// near [`table_budget`] whatever `n` (the smallest `M` that fits is chosen from a sampled
-/// count of the halves, so a batch may pass the budget by the sample's error). With
-/// `every` above 1 only every `every`-th batch is counted (the contexts that need no batches
-/// are counted whole), for a projection of the cost ([`JoinRun::projected_cpu`]).
+/// count of the halves, so a batch may pass the budget by the sample's error); a context's
+/// batches run largest first (by the sampled pairs of their units). With `every` above 1
+/// only every `every`-th batch is counted (the contexts that need no batches are counted
+/// whole), for a projection of the cost ([`JoinRun::projected_cpu`]).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn count_all(
     n: u32,
@@ -1535,9 +1702,7 @@ pub(crate) fn count_all(
     let total_units = units.len() as u64;
     let mut done = 0u64;
     let level = Level::current();
-    let h = n / 2;
     let full = u32::MAX >> (32 - n);
-    let odd = n % 2 == 1;
     let mut progress = WorkProgress {
         done: 0,
         total: total_units,
@@ -1561,37 +1726,13 @@ pub(crate) fn count_all(
         } else {
             1u32 << middle
         };
-        let mut fixed = [0u32; 32];
-        if middle != NO_MIDDLE {
-            let c = middle as i32;
-            for (r, f) in fixed.iter_mut().enumerate().take(n as usize) {
-                let d = r as i32 - h as i32;
-                for col in [c - d, c + d] {
-                    if (0..n as i32).contains(&col) {
-                        *f |= 1 << col;
-                    }
-                }
-            }
-        }
+        let fixed = middle_attacks(n, middle);
         // The mirror maps the context onto itself (no middle queen, or the centre one).
         let symmetric = middle == NO_MIDDLE || 2 * middle as u32 == n - 1;
-        let walk = |mask: u32, part: u32| Upper {
-            n,
-            h,
-            full,
-            fixed: &fixed,
-            forbidden: mid_bit,
-            mask,
-            part,
-            odd,
-            mirror: symmetric,
-        };
         if deadline.reached() {
             break;
         }
-        // The walks from the placements of the first rows, shared out among the workers.
-        let whole = walk(0, 0);
-        let starts = whole.starts(START_DEPTH.min(h as usize - 1));
+        let whole = Upper::context(n, &fixed, mid_bit, symmetric);
         let offsets_bytes = 4u64 << n;
         let records_budget = budget.saturating_sub(2 * offsets_bytes);
         // Counts the members of one batch (units whose upper columns meet the batch columns
@@ -1683,8 +1824,7 @@ pub(crate) fn count_all(
             fill_table(
                 level,
                 &layout,
-                &whole,
-                &starts,
+                &Pieces::new(vec![whole.clone()], START_DEPTH),
                 records_budget as usize,
                 workers,
                 deadline,
@@ -1703,33 +1843,65 @@ pub(crate) fn count_all(
         let batch_cols = choose_batch_columns(n, middle, &sample, layout.raw as u64, fits);
         let m = batch_cols.count_ones();
         let layout = Layout::new(n, workers.threads(), estimate >> m);
-        drop(sample);
-        for p in 0..1u32 << m {
+        // The sampled halves of each part, and of each unit's sides, for the projection.
+        let mut part_halves = vec![0f64; 1 << m];
+        for (set, &c) in sample.counts.iter().enumerate() {
+            if c != 0 {
+                part_halves[extract(set as u32, batch_cols) as usize] += c as f64;
+            }
+        }
+        // The batches: each unit goes to that of its part and its part's complement (their
+        // lesser, as numbers of `m` bits), with the sampled sizes of its work.
+        let low = (1u32 << m) - 1;
+        let mut by_part: Vec<Vec<JoinUnit>> = vec![Vec::new(); 1 << m];
+        for u in context {
+            let q = extract(u.upper, batch_cols);
+            by_part[q.min(!q & low) as usize].push(*u);
+        }
+        let sides = |u: &JoinUnit| {
+            let lower = full & !u.upper & !mid_bit;
+            sample.counts[u.upper as usize] as f64 * sample.counts[lower as usize] as f64
+        };
+        let mut batches: Vec<(u32, Vec<JoinUnit>, f64, f64)> = by_part
+            .into_iter()
+            .enumerate()
+            .filter(|(_, members)| !members.is_empty())
+            .map(|(p, members)| {
+                let p = p as u32;
+                let halves = part_halves[p as usize]
+                    + if !p & low == p {
+                        0.0
+                    } else {
+                        part_halves[(!p & low) as usize]
+                    };
+                let pairs = members.iter().map(sides).sum();
+                (p, members, halves, pairs)
+            })
+            .collect();
+        // The largest first: the batches a sampled run counts (every K-th in this order) then
+        // have every size in their share.
+        batches.sort_by(|x, y| y.3.total_cmp(&x.3).then(x.0.cmp(&y.0)));
+        for (p, members, halves, pairs) in batches {
+            if deadline.reached() {
+                break;
+            }
             let part = deposit(p, batch_cols);
             let other = batch_cols & !part;
-            if other < part || deadline.reached() {
-                continue;
-            }
-            let members: Vec<JoinUnit> = context
-                .iter()
-                .filter(|u| u.upper & batch_cols == part || u.upper & batch_cols == other)
-                .copied()
-                .collect();
-            if members.is_empty() {
-                continue;
-            }
             run.batches += 1;
+            run.halves[0] += halves;
+            run.pairs[0] += pairs;
             if (run.batches - 1) % every.max(1) != 0 {
                 continue;
             }
+            run.halves[1] += halves;
+            run.pairs[1] += pairs;
             let batch_started = cpu();
             // (A table without a limit is filled unless the deadline stops it.)
             let build = |part: u32| {
                 fill_table(
                     level,
                     &layout,
-                    &walk(batch_cols, part),
-                    &starts,
+                    &Pieces::new(whole.with_part(batch_cols, part), START_DEPTH),
                     usize::MAX,
                     workers,
                     deadline,
@@ -1744,15 +1916,37 @@ pub(crate) fn count_all(
             };
             let same = table_o.is_none();
             let table_o = table_o.as_ref().unwrap_or(&table_p);
+            let filled = cpu();
             run_batch(&members, (batch_cols, part), [&table_p, table_o], same);
             run.batches_counted += 1;
-            run.batch_cpu += cpu() - batch_started;
+            let ended = cpu();
+            run.fill_cpu += filled - batch_started;
+            run.match_cpu += ended - filled;
+            run.batch_cpu += ended - batch_started;
         }
     }
     run.other_cpu = cpu() - started_cpu - run.batch_cpu;
     run.done = done;
     run.total = total_units;
     run
+}
+
+/// The columns that the middle queen (in column `middle` of row `n / 2`) attacks, row by row
+/// (none without a middle queen).
+fn middle_attacks(n: u32, middle: u8) -> [u32; 32] {
+    let mut fixed = [0u32; 32];
+    if middle != NO_MIDDLE {
+        let (c, h) = (middle as i32, (n / 2) as i32);
+        for (r, f) in fixed.iter_mut().enumerate().take(n as usize) {
+            let d = r as i32 - h;
+            for col in [c - d, c + d] {
+                if (0..n as i32).contains(&col) {
+                    *f |= 1 << col;
+                }
+            }
+        }
+    }
+    fixed
 }
 
 /// The batch columns for one context: the fewest central columns (the middle one left out)
@@ -2010,29 +2204,63 @@ mod tests {
         out
     }
 
+    /// The walks of a part hear exactly the halves of the whole walk that meet the mask in
+    /// that part, in every context, mirrored or not.
+    #[test]
+    fn the_walks_of_a_part_hear_its_halves() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut nonempty = 0;
+        for n in 5..=13u32 {
+            let full = u32::MAX >> (32 - n);
+            let middles: Vec<u8> = if n % 2 == 1 {
+                (0..n as u8).collect()
+            } else {
+                vec![NO_MIDDLE]
+            };
+            for middle in middles {
+                let mid_bit = if middle == NO_MIDDLE { 0 } else { 1 << middle };
+                let symmetric = middle == NO_MIDDLE || 2 * middle as u32 == n - 1;
+                let whole = Upper::context(n, &middle_attacks(n, middle), mid_bit, symmetric);
+                let mut heard: Vec<(u32, u64)> = Vec::new();
+                whole.walk_from(whole.root(), &mut |c, w| heard.push((c, w)));
+                for _ in 0..6 {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let mask = seed as u32 & full & !mid_bit;
+                    let part = (seed >> 32) as u32 & mask;
+                    let mut want: Vec<(u32, u64)> = heard
+                        .iter()
+                        .filter(|&&(c, _)| c & mask == part)
+                        .copied()
+                        .collect();
+                    want.sort_unstable();
+                    let pieces = Pieces::new(whole.with_part(mask, part), START_DEPTH);
+                    let mut got: Vec<(u32, u64)> = Vec::new();
+                    for &(i, s) in &pieces.starts {
+                        pieces.walks[i as usize].walk_from(s, &mut |c, w| got.push((c, w)));
+                    }
+                    got.sort_unstable();
+                    assert_eq!(got, want, "n = {n}, middle {middle}, {mask:b} / {part:b}");
+                    nonempty += !want.is_empty() as usize;
+                }
+            }
+        }
+        assert!(nonempty > 100, "{nonempty}");
+    }
+
     /// A table holds, for every column set, exactly the words the walk hears with those
     /// columns, whatever its layout; a table past its limit is not filled.
     #[test]
     fn tables_hold_every_half_the_walk_hears() {
         let workers = Workers::new(2);
         for n in 5..=13u32 {
-            let h = n / 2;
             let fixed = [0u32; 32];
             for mirror in [false, true] {
-                let walk = Upper {
-                    n,
-                    h,
-                    full: u32::MAX >> (32 - n),
-                    fixed: &fixed,
-                    forbidden: 0,
-                    mask: 0,
-                    part: 0,
-                    odd: n % 2 == 1,
-                    mirror,
-                };
-                let starts = walk.starts(START_DEPTH.min(h as usize - 1));
+                let walk = Upper::context(n, &fixed, 0, mirror);
+                let pieces = Pieces::new(vec![walk.clone()], START_DEPTH);
                 let mut heard: Vec<(u32, u64)> = Vec::new();
-                for &s in &starts {
+                for &(_, s) in &pieces.starts {
                     walk.walk_from(s, &mut |c, w| heard.push((c, w)));
                 }
                 heard.sort_unstable();
@@ -2047,8 +2275,7 @@ mod tests {
                         let table = fill_table(
                             Level::current(),
                             &layout,
-                            &walk,
-                            &starts,
+                            &pieces,
                             usize::MAX,
                             &workers,
                             &Deadline::never(),
@@ -2074,8 +2301,7 @@ mod tests {
                     let stopped = fill_table(
                         Level::current(),
                         &layout,
-                        &walk,
-                        &starts,
+                        &pieces,
                         1,
                         &workers,
                         &Deadline::never(),
@@ -2195,18 +2421,7 @@ mod tests {
         let units = join_units(11);
         for level in Level::ALL.into_iter().filter(|l| l.supported()) {
             let mut counts = vec![0u32; 1 << 11];
-            let fixed = [0u32; 32];
-            let walk = Upper {
-                n: 10,
-                h: 5,
-                full: (1 << 10) - 1,
-                fixed: &fixed,
-                forbidden: 0,
-                mask: 0,
-                part: 0,
-                odd: false,
-                mirror: false,
-            };
+            let walk = Upper::context(10, &[0u32; 32], 0, false);
             let starts = walk.starts(START_DEPTH);
             count_halves(level, &walk, &starts, &mut counts[..1 << 10]);
             let mut base = vec![0u32; 1 << 10];

@@ -282,7 +282,7 @@ fn use_join(n: u32) -> bool {
 
 /// [`count`] by the join's units. `QUEENS_JOIN_SAMPLE=K` (K > 1, for benchmarks) counts
 /// only every K-th batch of the join and writes the projected CPU time of the whole count
-/// to stderr (the count itself is then incomplete).
+/// to stderr ([`join::JoinRun::projected_cpu`]; the count itself is then incomplete).
 fn count_by_join(n: u32, workers: &Workers, options: &Options, deadline: &Deadline) -> Counts {
     let mut tally = Tally::default();
     let budget = join::table_budget();
@@ -303,11 +303,14 @@ fn count_by_join(n: u32, workers: &Workers, options: &Options, deadline: &Deadli
     if every > 1 {
         let projected = run.projected_cpu();
         eprintln!(
-            "join sample for N = {n}: {} of {} batches counted in {:.1} CPU s, {:.1} CPU s \
-             besides; projected {:.0} CPU s ({:.2} core-hours) for the whole count",
+            "join sample for N = {n}: {} of {} batches counted in {:.1} CPU s ({:.1} filling, \
+             {:.1} matching), {:.1} CPU s besides; projected {:.0} CPU s ({:.2} core-hours) \
+             for the whole count",
             run.batches_counted,
             run.batches,
             run.batch_cpu,
+            run.fill_cpu,
+            run.match_cpu,
             run.other_cpu,
             projected,
             projected / 3600.0
