@@ -2204,6 +2204,14 @@ mod tests {
         out
     }
 
+    /// The contexts of board size `n`: each middle queen's column (or none) and its bit.
+    fn contexts(n: u32) -> Vec<(u8, u32)> {
+        if n % 2 == 0 {
+            return vec![(NO_MIDDLE, 0)];
+        }
+        (0..n as u8).map(|m| (m, 1u32 << m)).collect()
+    }
+
     /// The walks of a part hear exactly the halves of the whole walk that meet the mask in
     /// that part, in every context, mirrored or not.
     #[test]
@@ -2212,13 +2220,7 @@ mod tests {
         let mut nonempty = 0;
         for n in 5..=13u32 {
             let full = u32::MAX >> (32 - n);
-            let middles: Vec<u8> = if n % 2 == 1 {
-                (0..n as u8).collect()
-            } else {
-                vec![NO_MIDDLE]
-            };
-            for middle in middles {
-                let mid_bit = if middle == NO_MIDDLE { 0 } else { 1 << middle };
+            for (middle, mid_bit) in contexts(n) {
                 let symmetric = middle == NO_MIDDLE || 2 * middle as u32 == n - 1;
                 let whole = Upper::context(n, &middle_attacks(n, middle), mid_bit, symmetric);
                 let mut heard: Vec<(u32, u64)> = Vec::new();
@@ -2387,13 +2389,7 @@ mod tests {
         for n in 4..=15u32 {
             let full = u32::MAX >> (32 - n);
             let units = join_units(n);
-            let middles: Vec<u8> = if n % 2 == 1 {
-                (0..n as u8).collect()
-            } else {
-                vec![NO_MIDDLE]
-            };
-            for middle in middles {
-                let mid_bit = if middle == NO_MIDDLE { 0 } else { 1 << middle };
+            for (middle, mid_bit) in contexts(n) {
                 let others = full & !mid_bit;
                 let mut from_units = std::collections::BTreeSet::new();
                 for u in units.iter().filter(|u| u.middle == middle) {
