@@ -270,14 +270,15 @@ impl Upper {
     fn context(n: u32, fixed: &[u32; 32], forbidden: u32, mirrored: bool) -> Upper {
         let mut blocked = [0u32; 16];
         blocked.copy_from_slice(&fixed[..16]);
+        let full = u32::MAX >> (32 - n);
         Upper {
             n,
             h: n / 2,
-            full: u32::MAX >> (32 - n),
+            full,
             blocked,
             placed: [0; 16],
             forbidden,
-            others: (u32::MAX >> (32 - n)) & !forbidden,
+            others: full & !forbidden,
             odd: n % 2 == 1,
             kept: if mirrored {
                 Kept::NeededByMirror
