@@ -779,6 +779,18 @@ impl Sample {
         (x as u128 * self.walks as u128 / self.sampled.max(1) as u128) as u64
     }
 
+    /// The sampled halves of each part of `mask`: those whose column sets meet it in the
+    /// part (as a number of `mask.count_ones()` bits).
+    fn by_part(&self, mask: u32) -> Vec<u64> {
+        let mut size = vec![0u64; 1 << mask.count_ones()];
+        for (set, &c) in self.counts.iter().enumerate() {
+            if c != 0 {
+                size[extract(set as u32, mask) as usize] += c as u64;
+            }
+        }
+        size
+    }
+
     /// The estimated number of halves of the whole walk.
     fn total(&self) -> u64 {
         self.scaled(self.counts.iter().map(|&c| c as u64).sum())
@@ -1648,10 +1660,9 @@ pub(crate) struct JoinRun {
     /// Batches in all (over every context counted in batches) and those counted.
     pub(crate) batches: u64,
     pub(crate) batches_counted: u64,
-    /// CPU seconds (this process's) in the batches counted, and in everything else.
-    pub(crate) batch_cpu: f64,
+    /// CPU seconds (this process's) outside the batches counted.
     pub(crate) other_cpu: f64,
-    /// Of `batch_cpu`, the seconds in filling the tables and those in matching.
+    /// CPU seconds in the batches counted: in filling their tables and in matching.
     pub(crate) fill_cpu: f64,
     pub(crate) match_cpu: f64,
     /// The sampled sizes of the batches' work, in all and in the batches counted: halves in
@@ -1661,6 +1672,11 @@ pub(crate) struct JoinRun {
 }
 
 impl JoinRun {
+    /// The CPU seconds in the batches counted.
+    pub(crate) fn batch_cpu(&self) -> f64 {
+        self.fill_cpu + self.match_cpu
+    }
+
     /// The CPU seconds of the whole count: the rest, plus the batches' filling and matching
     /// times each scaled by the share of the halves and of the pairs (by the sample) that the
     /// batches counted hold. Exact when every batch was counted.
@@ -1845,12 +1861,7 @@ pub(crate) fn count_all(
         let m = batch_cols.count_ones();
         let layout = Layout::new(n, workers.threads(), estimate >> m);
         // The sampled halves of each part, and of each unit's sides, for the projection.
-        let mut part_halves = vec![0f64; 1 << m];
-        for (set, &c) in sample.counts.iter().enumerate() {
-            if c != 0 {
-                part_halves[extract(set as u32, batch_cols) as usize] += c as f64;
-            }
-        }
+        let part_halves = sample.by_part(batch_cols);
         // The batches: each unit goes to that of its part and its part's complement (their
         // lesser, as numbers of `m` bits), with the sampled sizes of its work.
         let low = (1u32 << m) - 1;
@@ -1869,12 +1880,12 @@ pub(crate) fn count_all(
             .filter(|(_, members)| !members.is_empty())
             .map(|(p, members)| {
                 let p = p as u32;
-                let halves = part_halves[p as usize]
+                let halves = (part_halves[p as usize]
                     + if !p & low == p {
-                        0.0
+                        0
                     } else {
                         part_halves[(!p & low) as usize]
-                    };
+                    }) as f64;
                 let pairs = members.iter().map(sides).sum();
                 (p, members, halves, pairs)
             })
@@ -1923,10 +1934,9 @@ pub(crate) fn count_all(
             let ended = cpu();
             run.fill_cpu += filled - batch_started;
             run.match_cpu += ended - filled;
-            run.batch_cpu += ended - batch_started;
         }
     }
-    run.other_cpu = cpu() - started_cpu - run.batch_cpu;
+    run.other_cpu = cpu() - started_cpu - run.batch_cpu();
     run.done = done;
     run.total = total_units;
     run
@@ -1967,12 +1977,7 @@ fn choose_batch_columns(n: u32, middle: u8, sample: &Sample, record: u64, budget
             mask |= 1 << next;
         }
         let m = mask.count_ones();
-        let mut size = vec![0u64; 1 << m];
-        for (s, &c) in sample.counts.iter().enumerate() {
-            if c != 0 {
-                size[extract(s as u32, mask) as usize] += c as u64;
-            }
-        }
+        let size = sample.by_part(mask);
         let worst = (0..1usize << m)
             .map(|p| size[p] + size[!p & ((1 << m) - 1)])
             .max()
@@ -2074,7 +2079,7 @@ mod tests {
             for (u, c) in &seen {
                 assert_eq!(whole[u], *c, "{u:?}");
             }
-            assert!(run.projected_cpu() >= run.batch_cpu + run.other_cpu - 1e-9);
+            assert!(run.projected_cpu() >= run.batch_cpu() + run.other_cpu - 1e-9);
         }
     }
 

@@ -308,7 +308,7 @@ fn count_by_join(n: u32, workers: &Workers, options: &Options, deadline: &Deadli
              for the whole count",
             run.batches_counted,
             run.batches,
-            run.batch_cpu,
+            run.batch_cpu(),
             run.fill_cpu,
             run.match_cpu,
             run.other_cpu,
