@@ -221,6 +221,8 @@ impl Table {
 struct Sorted {
     words: Vec<u64>,
     offsets: Vec<u32>,
+    /// The sort's cursors (see [`sort_bucket`]).
+    cursors: Vec<u32>,
 }
 
 impl Sorted {
@@ -689,40 +691,75 @@ fn fill_buckets_with(
 }
 
 /// Sorts one coarse bucket's records (from every filling worker) by column set into `out`: a
-/// counting pass and a placing pass over the chunks (the second reads them in cache).
+/// counting pass and a placing pass over the chunks (the second reads them in cache). Each
+/// chunk is read as two streams, its first and second half, each with cursors of its own:
+/// records of one set often come in runs, and one stream of increments to the same cursor
+/// would wait on itself.
 fn sort_bucket(layout: &Layout, parts: &Chunks, out: &mut Sorted) {
     let key_bits = 2 * layout.n;
+    let raw = layout.raw;
     let raw_mask = u64::MAX >> (64 - key_bits - layout.tag);
     let key_mask = u64::MAX >> (64 - key_bits);
     let sets = 1usize << layout.tag;
+    // `cursors[2 * t + s]`: stream `s`'s count of set `t`, then where its next one goes.
+    let cursors = &mut out.cursors;
+    cursors.clear();
+    cursors.resize(2 * sets, 0);
+    let mut total = 0;
+    let set_of = |chunk: &[u8], i: usize| {
+        let r = read_word(chunk, i * raw) & raw_mask;
+        ((r >> key_bits) as usize, r & key_mask)
+    };
+    for (chunk, count) in parts {
+        let count = *count as usize;
+        total += count;
+        let half = count / 2;
+        for i in 0..half {
+            let (t0, _) = set_of(chunk, i);
+            let (t1, _) = set_of(chunk, half + i);
+            cursors[2 * t0] += 1;
+            cursors[2 * t1 + 1] += 1;
+        }
+        if count % 2 == 1 {
+            let (t, _) = set_of(chunk, count - 1);
+            cursors[2 * t + 1] += 1;
+        }
+    }
     let offsets = &mut out.offsets;
     offsets.clear();
     offsets.resize(sets + 1, 0);
-    let mut total = 0;
-    for (chunk, count) in parts {
-        total += *count as usize;
-        for i in 0..*count as usize {
-            let r = read_word(chunk, i * layout.raw) & raw_mask;
-            offsets[(r >> key_bits) as usize + 1] += 1;
-        }
-    }
+    let mut sum = 0u32;
     for t in 0..sets {
-        offsets[t + 1] += offsets[t];
+        offsets[t] = sum;
+        let (first, second) = (cursors[2 * t], cursors[2 * t + 1]);
+        cursors[2 * t] = sum;
+        cursors[2 * t + 1] = sum + first;
+        sum += first + second;
     }
+    offsets[sets] = sum;
     let words = &mut out.words;
     words.clear();
     words.resize(total, 0);
-    // The offsets serve as the cursors, one set behind; afterwards they are shifted back.
     for (chunk, count) in parts {
-        for i in 0..*count as usize {
-            let r = read_word(chunk, i * layout.raw) & raw_mask;
-            let place = &mut offsets[(r >> key_bits) as usize];
-            words[*place as usize] = r & key_mask;
-            *place += 1;
+        let count = *count as usize;
+        let half = count / 2;
+        for i in 0..half {
+            let (t0, w0) = set_of(chunk, i);
+            let (t1, w1) = set_of(chunk, half + i);
+            let p0 = cursors[2 * t0];
+            cursors[2 * t0] = p0 + 1;
+            let p1 = cursors[2 * t1 + 1];
+            cursors[2 * t1 + 1] = p1 + 1;
+            words[p0 as usize] = w0;
+            words[p1 as usize] = w1;
+        }
+        if count % 2 == 1 {
+            let (t, w) = set_of(chunk, count - 1);
+            let p = cursors[2 * t + 1];
+            cursors[2 * t + 1] = p + 1;
+            words[p as usize] = w;
         }
     }
-    offsets.copy_within(0..sets, 1);
-    offsets[0] = 0;
 }
 
 /// The table of the halves that the walks of `pieces` hear, filled by the workers (each
