@@ -737,9 +737,11 @@ fn sort_bucket(layout: &Layout, parts: &Chunks, out: &mut Sorted) {
         sum += first + second;
     }
     offsets[sets] = sum;
+    // Every word up to `total` is written below (what lies past it is never read).
     let words = &mut out.words;
-    words.clear();
-    words.resize(total, 0);
+    if words.len() < total {
+        words.resize(total, 0);
+    }
     for (chunk, count) in parts {
         let count = *count as usize;
         let half = count / 2;
@@ -980,12 +982,17 @@ fn transpose64(m: &mut [u64; 64]) {
 /// per block of [`BLOCK`] patterns, `chunks` tables of [`ENTRIES`] sets, table `ch` entry `v` holding
 /// the members that have none of the bits `v << (CHUNK * ch)`. Each block is first transposed
 /// (one 512-bit set per key bit: the members without it), and each entry is then the
-/// intersection of one entry with fewer bits and one such set.
+/// intersection of one entry with fewer bits and one such set. The tables are the first ones of
+/// `tables` (which only grows, since every entry is written before it is read): returns how
+/// many.
 #[inline(always)]
-fn build_tables(patterns: &[u64], bits: u32, tables: &mut Vec<[Set; ENTRIES]>) {
+fn build_tables(patterns: &[u64], bits: u32, tables: &mut Vec<[Set; ENTRIES]>) -> usize {
     let chunks = bits.div_ceil(CHUNK) as usize;
-    tables.clear();
-    for block in patterns.chunks(BLOCK) {
+    let used = patterns.len().div_ceil(BLOCK) * chunks;
+    if tables.len() < used {
+        tables.resize(used, [[0u64; LANES]; ENTRIES]);
+    }
+    for (b, block) in patterns.chunks(BLOCK).enumerate() {
         let mut members: Set = [0; LANES];
         // Key bits past 64 (in the last chunk) are lacked by every member.
         let mut lacking = [[0u64; LANES]; 64 + CHUNK as usize];
@@ -999,9 +1006,8 @@ fn build_tables(patterns: &[u64], bits: u32, tables: &mut Vec<[Set; ENTRIES]>) {
                 lack[w] = if k < 64 { valid & !m[k] } else { valid };
             }
         }
-        let base = tables.len();
-        tables.resize(base + chunks, [[0u64; LANES]; ENTRIES]);
-        for (ch, table) in tables[base..].iter_mut().enumerate() {
+        let base = b * chunks;
+        for (ch, table) in tables[base..base + chunks].iter_mut().enumerate() {
             table[0] = members;
             for v in 1..ENTRIES {
                 let lack = &lacking[ch * CHUNK as usize + v.trailing_zeros() as usize];
@@ -1012,6 +1018,7 @@ fn build_tables(patterns: &[u64], bits: u32, tables: &mut Vec<[Set; ENTRIES]>) {
             }
         }
     }
+    used
 }
 
 /// The pairs of `items` with the patterns whose tables [`build_tables`] made.
@@ -1198,8 +1205,8 @@ fn match_group(
     if patterns.len() < 64 || items.len() < 16 {
         return disjoint_pairs_plain(items, patterns);
     }
-    build_tables(patterns, bits, tables);
-    count_with_tables(level, items, bits, tables)
+    let used = build_tables(patterns, bits, tables);
+    count_with_tables(level, items, bits, &tables[..used])
 }
 
 /// The bits of `x` at the set bits of `mask`, packed low in their order (what BMI2's `pext`
@@ -1424,8 +1431,10 @@ fn sort_by_code(
 ) {
     let parts = 1usize << cut.count_ones();
     let mut sizes = [0usize; 1 << MAX_CUT];
-    codes.clear();
-    codes.resize(keys.len(), 0);
+    // (Grown only: every entry up to `keys.len()` is written before it is read.)
+    if codes.len() < keys.len() {
+        codes.resize(keys.len(), 0);
+    }
     for i in 0..keys.len() {
         let c = gather_bits(keys[i], cut, rest.pext) as usize;
         codes[i] = c as u8;
@@ -1438,8 +1447,9 @@ fn sort_by_code(
     }
     starts[parts] = sum;
     let mut cursor = *starts;
-    out.clear();
-    out.resize(keys.len(), 0);
+    if out.len() < keys.len() {
+        out.resize(keys.len(), 0);
+    }
     for i in 0..keys.len() {
         let c = codes[i] as usize;
         out[cursor[c]] = rest.apply(keys[i]);
