@@ -959,22 +959,31 @@ fn disjoint_pairs_plain(items: &[u64], patterns: &[u64]) -> u64 {
 }
 
 /// Transposes the 64 x 64 bit matrix `m` (row `i`, bit `b`): afterwards bit `b` of `m[i]` is
-/// what bit `i` of `m[b]` was. Six rounds, each swapping the off-diagonal blocks of twice the
-/// size of the round before's.
+/// what bit `i` of `m[b]` was. Six rounds, each swapping the off-diagonal blocks of half the
+/// size of the round before's (each round its own copy, so that its rows are a fixed stride
+/// apart and the wide rounds run on vector registers).
 #[inline(always)]
 fn transpose64(m: &mut [u64; 64]) {
-    let mut j = 32usize;
-    let mut mask: u64 = 0x0000_0000_FFFF_FFFF;
-    while j != 0 {
-        for k in 0..64 {
-            if k & j == 0 {
-                let t = ((m[k] >> j) ^ m[k + j]) & mask;
-                m[k] ^= t << j;
-                m[k + j] ^= t;
-            }
+    transpose_round::<32>(m, 0x0000_0000_FFFF_FFFF);
+    transpose_round::<16>(m, 0x0000_FFFF_0000_FFFF);
+    transpose_round::<8>(m, 0x00FF_00FF_00FF_00FF);
+    transpose_round::<4>(m, 0x0F0F_0F0F_0F0F_0F0F);
+    transpose_round::<2>(m, 0x3333_3333_3333_3333);
+    transpose_round::<1>(m, 0x5555_5555_5555_5555);
+}
+
+/// One round of [`transpose64`]: swaps the `J x J` blocks of bits off its diagonal (`mask` the
+/// low `J` bits of each `2J`).
+#[inline(always)]
+fn transpose_round<const J: usize>(m: &mut [u64; 64], mask: u64) {
+    let mut base = 0;
+    while base < 64 {
+        for k in base..base + J {
+            let t = ((m[k] >> J) ^ m[k + J]) & mask;
+            m[k] ^= t << J;
+            m[k + J] ^= t;
         }
-        j >>= 1;
-        mask ^= mask << j;
+        base += 2 * J;
     }
 }
 
