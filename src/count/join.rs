@@ -692,12 +692,11 @@ fn fill_buckets_with(
 
 /// Sorts one coarse bucket's records (from every filling worker) by column set into `out`: a
 /// counting pass and a placing pass over the chunks (the second reads them in cache). Each
-/// chunk is read as two streams, its first and second half, each with cursors of its own:
-/// records of one set often come in runs, and one stream of increments to the same cursor
-/// would wait on itself.
+/// chunk is read as two streams ([`two_streams`]) with cursors of their own: records of one
+/// set often come in runs, and one stream of increments to the same cursor would wait on
+/// itself.
 fn sort_bucket(layout: &Layout, parts: &Chunks, out: &mut Sorted) {
     let key_bits = 2 * layout.n;
-    let raw = layout.raw;
     let raw_mask = u64::MAX >> (64 - key_bits - layout.tag);
     let key_mask = u64::MAX >> (64 - key_bits);
     let sets = 1usize << layout.tag;
@@ -706,24 +705,11 @@ fn sort_bucket(layout: &Layout, parts: &Chunks, out: &mut Sorted) {
     cursors.clear();
     cursors.resize(2 * sets, 0);
     let mut total = 0;
-    let set_of = |chunk: &[u8], i: usize| {
-        let r = read_word(chunk, i * raw) & raw_mask;
-        ((r >> key_bits) as usize, r & key_mask)
-    };
     for (chunk, count) in parts {
-        let count = *count as usize;
-        total += count;
-        let half = count / 2;
-        for i in 0..half {
-            let (t0, _) = set_of(chunk, i);
-            let (t1, _) = set_of(chunk, half + i);
-            cursors[2 * t0] += 1;
-            cursors[2 * t1 + 1] += 1;
-        }
-        if count % 2 == 1 {
-            let (t, _) = set_of(chunk, count - 1);
-            cursors[2 * t + 1] += 1;
-        }
+        total += *count as usize;
+        two_streams(layout, chunk, *count, |s, r| {
+            cursors[2 * ((r & raw_mask) >> key_bits) as usize + s] += 1;
+        });
     }
     let offsets = &mut out.offsets;
     offsets.clear();
@@ -743,24 +729,27 @@ fn sort_bucket(layout: &Layout, parts: &Chunks, out: &mut Sorted) {
         words.resize(total, 0);
     }
     for (chunk, count) in parts {
-        let count = *count as usize;
-        let half = count / 2;
-        for i in 0..half {
-            let (t0, w0) = set_of(chunk, i);
-            let (t1, w1) = set_of(chunk, half + i);
-            let p0 = cursors[2 * t0];
-            cursors[2 * t0] = p0 + 1;
-            let p1 = cursors[2 * t1 + 1];
-            cursors[2 * t1 + 1] = p1 + 1;
-            words[p0 as usize] = w0;
-            words[p1 as usize] = w1;
-        }
-        if count % 2 == 1 {
-            let (t, w) = set_of(chunk, count - 1);
-            let p = cursors[2 * t + 1];
-            cursors[2 * t + 1] = p + 1;
-            words[p as usize] = w;
-        }
+        two_streams(layout, chunk, *count, |s, r| {
+            let r = r & raw_mask;
+            let cursor = &mut cursors[2 * (r >> key_bits) as usize + s];
+            words[*cursor as usize] = r & key_mask;
+            *cursor += 1;
+        });
+    }
+}
+
+/// Calls `record(s, r)` on the `count` records `r` of `chunk` (unmasked), as two streams `s`
+/// taken in turn: stream 0 the first half, stream 1 the second (and the odd one out).
+#[inline(always)]
+fn two_streams(layout: &Layout, chunk: &[u8], count: u32, mut record: impl FnMut(usize, u64)) {
+    let count = count as usize;
+    let half = count / 2;
+    for i in 0..half {
+        record(0, read_word(chunk, i * layout.raw));
+        record(1, read_word(chunk, (half + i) * layout.raw));
+    }
+    if count % 2 == 1 {
+        record(1, read_word(chunk, (count - 1) * layout.raw));
     }
 }
 
