@@ -601,6 +601,35 @@ fn time_limited_answers_on_64_by_64_boards_are_legal_with_a_bound() {
     }
 }
 
+/// A random 48 x 48 board (from the benchmark's generator, seed 1048, board 4) whose relaxed
+/// value 27 was proven by an independent MIP solver (HiGHS on a target-and-assignment model);
+/// its optimal target keeps 21 queens and moves each other queen once, and differs from the
+/// target of an earlier version's 30-move plan in 32 of 48 rows.
+#[test]
+fn a_random_48_by_48_board_has_the_relaxed_value_a_mip_proved() {
+    let p = board(include_str!("fixtures/repair-random-48.txt"));
+    let one = repair::relaxed(&p, &Options::with_threads(1)).unwrap();
+    assert!(one.optimal);
+    assert_eq!(one.value, 27);
+    let sum: usize = one
+        .assignment
+        .iter()
+        .map(|&(q, s)| {
+            if q == s {
+                0
+            } else if attacks((q.row, q.col), (s.row, s.col)) {
+                1
+            } else {
+                2
+            }
+        })
+        .sum();
+    assert_eq!(sum, 27);
+    assert!(verify::n_queens_solution(48, &one.target).is_ok());
+    let two = repair::relaxed(&p, &Options::with_threads(2)).unwrap();
+    assert_eq!(one, two);
+}
+
 #[test]
 fn the_answer_does_not_depend_on_the_thread_count() {
     let mut rng = Rng(77);

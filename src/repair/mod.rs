@@ -16,6 +16,7 @@
 use crate::board::Square;
 pub use crate::problem::{Move, Position};
 
+mod cover;
 mod fallback;
 mod lagrange;
 mod search;

@@ -304,6 +304,7 @@ pub(crate) fn cheapest(
         }
     }
     improve(&ctx, &mut current, lower, deadline, parallel, report, 0);
+    restay(&ctx, &mut current, lower, deadline, parallel, report, 0);
     // On big boards the proof passes are slow to find a cheaper target when one exists: fresh
     // neighbourhood searches first (a fixed number, so the answer does not depend on the
     // threads or the machine). With a time limit and a wide gap, the passes are unlikely to
@@ -336,11 +337,29 @@ pub(crate) fn cheapest(
             report,
             restart << 32,
         );
+        restay(
+            &ctx,
+            &mut current,
+            lower,
+            deadline,
+            parallel,
+            report,
+            restart << 32,
+        );
         restart += 1;
     }
     if let Some(until) = primal_until {
         while n >= WIDE_SIDE && current.0 > lower + 2 && !until.reached() {
             improve(
+                &ctx,
+                &mut current,
+                lower,
+                until,
+                parallel,
+                report,
+                restart << 32,
+            );
+            restay(
                 &ctx,
                 &mut current,
                 lower,
@@ -431,7 +450,9 @@ fn seeded(
         fixed.extend(open);
         dfs.order = fixed;
         dfs.start();
-        dfs.found().solutions.into_iter().next()
+        let by_rows = dfs.found().solutions.into_iter().next();
+        let bar = by_rows.as_ref().map_or(best.0, |b| b.0);
+        covered(ctx, *set, bar).or(by_rows)
     };
     let results: Vec<Option<(u32, Vec<u8>)>> = if parallel {
         sets.par_iter().map(one).collect()
@@ -445,6 +466,97 @@ fn seeded(
         .filter(|(c, _)| *c < best.0)
     {
         *best = w;
+    }
+}
+
+/// Nodes allowed to one completion of a stay set ([`super::cover::complete`]).
+const COVER_NODES: u64 = 50_000;
+
+/// A target keeping the queens of `set` and cheaper than `bar`, by completions with 0, 1, ...
+/// movers two moves away ([`super::cover`]), the first found.
+fn covered(ctx: &Context, set: u64, bar: u32) -> Option<(u32, Vec<u8>)> {
+    let movers = ctx.n as u32 - set.count_ones();
+    let mut far = 0;
+    while movers + far < bar {
+        if let Some(cols) = super::cover::complete(ctx.n, ctx.queens, set, far, COVER_NODES) {
+            let (c, _) = cost_with_assignment(ctx.queens, &cols);
+            return (c < bar).then_some((c, cols));
+        }
+        far += 1;
+    }
+    None
+}
+
+/// Stay-set neighbourhoods of the best target: its staying queens less one to three, then as
+/// many other queens as fit (in a seeded order), each set completed by [`covered`]. Rounds of
+/// a fixed number run in parallel and the best of a round (the first on ties) is kept, so the
+/// result does not depend on the threads. Ends as [`improve`] does.
+fn restay(
+    ctx: &Context,
+    best: &mut (u32, Vec<u8>),
+    floor: u32,
+    deadline: &Deadline,
+    parallel: bool,
+    report: Report,
+    first_round: u64,
+) {
+    let n = ctx.n;
+    let mut stale = 0;
+    let mut round = first_round;
+    while best.0 > floor && stale < STALE_ROUNDS && !deadline.reached() {
+        let base = &*best;
+        let one = |k: usize| -> Option<(u32, Vec<u8>)> {
+            let mut x = mix(round * NEIGHBOURHOODS_PER_ROUND as u64 + k as u64 + 0x5157);
+            let mut next = move |m: usize| {
+                x = mix(x);
+                (x % m as u64) as usize
+            };
+            let stays: Vec<usize> = (0..n)
+                .filter(|&i| base.1[ctx.queens[i].0 as usize] == ctx.queens[i].1)
+                .collect();
+            let mut set: u64 = stays.iter().fold(0, |m, &i| m | 1 << i);
+            let mut dropped = 0u64;
+            for _ in 0..=next(3) {
+                if set != 0 {
+                    let ones: Vec<usize> = (0..n).filter(|&i| set >> i & 1 == 1).collect();
+                    let i = ones[next(ones.len())];
+                    set &= !(1 << i);
+                    dropped |= 1 << i;
+                }
+            }
+            let mut order: Vec<usize> = (0..n).filter(|&i| (set | dropped) >> i & 1 == 0).collect();
+            for i in (1..order.len()).rev() {
+                order.swap(i, next(i + 1));
+            }
+            for i in order {
+                if ctx.adj[i] & set == 0 {
+                    set |= 1 << i;
+                }
+            }
+            covered(ctx, set, base.0)
+        };
+        let results: Vec<Option<(u32, Vec<u8>)>> = if parallel {
+            (0..NEIGHBOURHOODS_PER_ROUND)
+                .into_par_iter()
+                .map(one)
+                .collect()
+        } else {
+            (0..NEIGHBOURHOODS_PER_ROUND).map(one).collect()
+        };
+        let winner = results
+            .into_iter()
+            .flatten()
+            .min_by_key(|(c, _)| *c)
+            .filter(|(c, _)| *c < best.0);
+        match winner {
+            Some(w) => {
+                *best = w;
+                stale = 0;
+                report(floor, best.0);
+            }
+            None => stale += 1,
+        }
+        round += 1;
     }
 }
 
