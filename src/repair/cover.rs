@@ -284,23 +284,9 @@ fn mask(n: usize) -> u64 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::targets::tests::random_queens;
     use super::super::targets::{all_solutions, cost_with_assignment};
     use super::*;
-
-    fn random_queens(n: usize, seed: u64) -> Vec<Sq> {
-        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        let mut queens: Vec<Sq> = Vec::new();
-        while queens.len() < n {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let s = ((x % n as u64) as u8, (x / 64 % n as u64) as u8);
-            if !queens.contains(&s) {
-                queens.push(s);
-            }
-        }
-        queens
-    }
 
     fn is_solution(cols: &[u8]) -> bool {
         (0..cols.len()).all(|a| {

@@ -487,6 +487,28 @@ fn covered(ctx: &Context, set: u64, bar: u32) -> Option<(u32, Vec<u8>)> {
     None
 }
 
+/// The cheapest target cheaper than `bar` among neighbourhoods `0..NEIGHBOURHOODS_PER_ROUND`
+/// of one round (the first on ties, so the threads do not change it), in parallel when asked.
+fn round_winner(
+    parallel: bool,
+    one: impl Fn(usize) -> Option<(u32, Vec<u8>)> + Sync + Send,
+    bar: u32,
+) -> Option<(u32, Vec<u8>)> {
+    let results: Vec<Option<(u32, Vec<u8>)>> = if parallel {
+        (0..NEIGHBOURHOODS_PER_ROUND)
+            .into_par_iter()
+            .map(one)
+            .collect()
+    } else {
+        (0..NEIGHBOURHOODS_PER_ROUND).map(one).collect()
+    };
+    results
+        .into_iter()
+        .flatten()
+        .min_by_key(|(c, _)| *c)
+        .filter(|(c, _)| *c < bar)
+}
+
 /// Stay-set neighbourhoods of the best target: its staying queens less one to three, then as
 /// many other queens as fit (in a seeded order), each set completed by [`covered`]. Rounds of
 /// a fixed number run in parallel and the best of a round (the first on ties) is kept, so the
@@ -535,19 +557,7 @@ fn restay(
             }
             covered(ctx, set, base.0)
         };
-        let results: Vec<Option<(u32, Vec<u8>)>> = if parallel {
-            (0..NEIGHBOURHOODS_PER_ROUND)
-                .into_par_iter()
-                .map(one)
-                .collect()
-        } else {
-            (0..NEIGHBOURHOODS_PER_ROUND).map(one).collect()
-        };
-        let winner = results
-            .into_iter()
-            .flatten()
-            .min_by_key(|(c, _)| *c)
-            .filter(|(c, _)| *c < best.0);
+        let winner = round_winner(parallel, one, best.0);
         match winner {
             Some(w) => {
                 *best = w;
@@ -671,19 +681,7 @@ fn improve(
             dfs.start();
             dfs.found().solutions.into_iter().next()
         };
-        let results: Vec<Option<(u32, Vec<u8>)>> = if parallel {
-            (0..NEIGHBOURHOODS_PER_ROUND)
-                .into_par_iter()
-                .map(one)
-                .collect()
-        } else {
-            (0..NEIGHBOURHOODS_PER_ROUND).map(one).collect()
-        };
-        let winner = results
-            .into_iter()
-            .flatten()
-            .min_by_key(|(c, _)| *c)
-            .filter(|(c, _)| *c < best.0);
+        let winner = round_winner(parallel, one, best.0);
         match winner {
             Some(w) => {
                 *best = w;
@@ -1474,7 +1472,7 @@ impl ReverseLow for u64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -1494,7 +1492,7 @@ mod tests {
         dfs.found().solutions[0].0
     }
 
-    fn random_queens(n: usize, seed: u64) -> Vec<Sq> {
+    pub(crate) fn random_queens(n: usize, seed: u64) -> Vec<Sq> {
         let mut x = seed | 1;
         let mut queens: Vec<Sq> = Vec::new();
         while queens.len() < n {
