@@ -601,16 +601,11 @@ fn time_limited_answers_on_64_by_64_boards_are_legal_with_a_bound() {
     }
 }
 
-/// A random 48 x 48 board (from the benchmark's generator, seed 1048, board 4) whose relaxed
-/// value 27 was proven by an independent MIP solver (HiGHS on a target-and-assignment model);
-/// its optimal target keeps 21 queens and moves each other queen once, and differs from the
-/// target of an earlier version's 30-move plan in 32 of 48 rows.
-#[test]
-fn a_random_48_by_48_board_has_the_relaxed_value_a_mip_proved() {
-    let p = board(include_str!("fixtures/repair-random-48.txt"));
-    let one = repair::relaxed(&p, &Options::with_threads(1)).unwrap();
+/// The relaxed answer on a board, with one and with two threads: proven, equal, its assignment
+/// adding up to its value, its target a solution.
+fn relaxed_checked(p: &Position) -> repair::Relaxed {
+    let one = repair::relaxed(p, &Options::with_threads(1)).unwrap();
     assert!(one.optimal);
-    assert_eq!(one.value, 27);
     let sum: usize = one
         .assignment
         .iter()
@@ -624,10 +619,30 @@ fn a_random_48_by_48_board_has_the_relaxed_value_a_mip_proved() {
             }
         })
         .sum();
-    assert_eq!(sum, 27);
-    assert!(verify::n_queens_solution(48, &one.target).is_ok());
-    let two = repair::relaxed(&p, &Options::with_threads(2)).unwrap();
+    assert_eq!(sum, one.value);
+    assert!(verify::n_queens_solution(p.n, &one.target).is_ok());
+    let two = repair::relaxed(p, &Options::with_threads(2)).unwrap();
     assert_eq!(one, two);
+    one
+}
+
+/// Random 48 x 48 boards (the benchmark's generator, seed 1048, boards 7 and 4) whose relaxed
+/// values an independent MIP solver proved (HiGHS on a model with a binary per target square
+/// and per queen and square of its lines, 30 s and 183 s): 26 and 27. On board 4 an optimal
+/// target keeps 21 queens and moves each other queen once, and differs in 32 of 48 rows from
+/// the target of an earlier version's 30-move plan.
+#[test]
+fn a_random_48_by_48_board_has_the_relaxed_value_a_mip_proved() {
+    let p = board(include_str!("fixtures/repair-random-48-7.txt"));
+    assert_eq!(relaxed_checked(&p).value, 26);
+}
+
+/// Board 4 of the test above (about 150 s on two cores, so not in the default run).
+#[test]
+#[ignore]
+fn a_harder_random_48_by_48_board_has_the_relaxed_value_a_mip_proved() {
+    let p = board(include_str!("fixtures/repair-random-48-4.txt"));
+    assert_eq!(relaxed_checked(&p).value, 27);
 }
 
 #[test]

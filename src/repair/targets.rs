@@ -523,48 +523,68 @@ fn restay(
     first_round: u64,
 ) {
     let n = ctx.n;
+    let one = |round: u64, base: &(u32, Vec<u8>), _grown: usize, k: usize| {
+        let mut x = mix(round * NEIGHBOURHOODS_PER_ROUND as u64 + k as u64 + 0x5157);
+        let mut next = move |m: usize| {
+            x = mix(x);
+            (x % m as u64) as usize
+        };
+        let mut set: u64 = (0..n)
+            .filter(|&i| base.1[ctx.queens[i].0 as usize] == ctx.queens[i].1)
+            .fold(0, |m, i| m | 1 << i);
+        let mut dropped = 0u64;
+        for _ in 0..=next(3) {
+            if set != 0 {
+                let ones: Vec<usize> = (0..n).filter(|&i| set >> i & 1 == 1).collect();
+                let i = ones[next(ones.len())];
+                set &= !(1 << i);
+                dropped |= 1 << i;
+            }
+        }
+        let mut order: Vec<usize> = (0..n).filter(|&i| (set | dropped) >> i & 1 == 0).collect();
+        for i in (1..order.len()).rev() {
+            order.swap(i, next(i + 1));
+        }
+        for i in order {
+            if ctx.adj[i] & set == 0 {
+                set |= 1 << i;
+            }
+        }
+        covered(ctx, set, base.0)
+    };
+    rounds(best, floor, deadline, parallel, report, first_round, one);
+}
+
+/// The loop of a neighbourhood search: rounds of `one(round, best, grown, k)` for the
+/// neighbourhoods `k` of a round ([`round_winner`]), keeping any improvement, until `floor`,
+/// the deadline, or [`STALE_ROUNDS`] rounds in a row without one; `grown` counts every third
+/// failed round of a streak (how far a neighbourhood may widen).
+fn rounds(
+    best: &mut (u32, Vec<u8>),
+    floor: u32,
+    deadline: &Deadline,
+    parallel: bool,
+    report: Report,
+    first_round: u64,
+    one: impl Fn(u64, &(u32, Vec<u8>), usize, usize) -> Option<(u32, Vec<u8>)> + Sync + Send,
+) {
     let mut stale = 0;
+    let mut grown = 0;
     let mut round = first_round;
     while best.0 > floor && stale < STALE_ROUNDS && !deadline.reached() {
         let base = &*best;
-        let one = |k: usize| -> Option<(u32, Vec<u8>)> {
-            let mut x = mix(round * NEIGHBOURHOODS_PER_ROUND as u64 + k as u64 + 0x5157);
-            let mut next = move |m: usize| {
-                x = mix(x);
-                (x % m as u64) as usize
-            };
-            let stays: Vec<usize> = (0..n)
-                .filter(|&i| base.1[ctx.queens[i].0 as usize] == ctx.queens[i].1)
-                .collect();
-            let mut set: u64 = stays.iter().fold(0, |m, &i| m | 1 << i);
-            let mut dropped = 0u64;
-            for _ in 0..=next(3) {
-                if set != 0 {
-                    let ones: Vec<usize> = (0..n).filter(|&i| set >> i & 1 == 1).collect();
-                    let i = ones[next(ones.len())];
-                    set &= !(1 << i);
-                    dropped |= 1 << i;
-                }
-            }
-            let mut order: Vec<usize> = (0..n).filter(|&i| (set | dropped) >> i & 1 == 0).collect();
-            for i in (1..order.len()).rev() {
-                order.swap(i, next(i + 1));
-            }
-            for i in order {
-                if ctx.adj[i] & set == 0 {
-                    set |= 1 << i;
-                }
-            }
-            covered(ctx, set, base.0)
-        };
-        let winner = round_winner(parallel, one, best.0);
-        match winner {
+        match round_winner(parallel, |k| one(round, base, grown, k), best.0) {
             Some(w) => {
                 *best = w;
                 stale = 0;
                 report(floor, best.0);
             }
-            None => stale += 1,
+            None => {
+                stale += 1;
+                if stale % 3 == 0 {
+                    grown += 1;
+                }
+            }
         }
         round += 1;
     }
@@ -657,46 +677,27 @@ fn improve(
     first_round: u64,
 ) {
     let n = ctx.n;
-    let mut size = n.min(10);
-    let mut stale = 0;
-    let mut round = first_round;
-    while best.0 > floor && stale < STALE_ROUNDS && !deadline.reached() {
-        let base = &*best;
-        let one = |k: usize| -> Option<(u32, Vec<u8>)> {
-            let seed = round * NEIGHBOURHOODS_PER_ROUND as u64 + k as u64;
-            let free = freed_rows(ctx, &base.1, size, seed);
-            let mut dfs = new_dfs(ctx, base.0 - 1, Mode::Best, deadline, NEIGHBOURHOOD_NODES);
-            let mut fixed: Vec<u8> = Vec::with_capacity(n);
-            let mut open: Vec<u8> = Vec::with_capacity(n);
-            for &r in &ctx.order {
-                if free >> r & 1 == 1 {
-                    open.push(r);
-                } else {
-                    dfs.allowed[r as usize] = 1 << base.1[r as usize];
-                    fixed.push(r);
-                }
-            }
-            fixed.extend(open);
-            dfs.order = fixed;
-            dfs.start();
-            dfs.found().solutions.into_iter().next()
-        };
-        let winner = round_winner(parallel, one, best.0);
-        match winner {
-            Some(w) => {
-                *best = w;
-                stale = 0;
-                report(floor, best.0);
-            }
-            None => {
-                stale += 1;
-                if stale % 3 == 0 {
-                    size = n.min(size + 3);
-                }
+    let one = |round: u64, base: &(u32, Vec<u8>), grown: usize, k: usize| {
+        let size = n.min(10 + 3 * grown);
+        let seed = round * NEIGHBOURHOODS_PER_ROUND as u64 + k as u64;
+        let free = freed_rows(ctx, &base.1, size, seed);
+        let mut dfs = new_dfs(ctx, base.0 - 1, Mode::Best, deadline, NEIGHBOURHOOD_NODES);
+        let mut fixed: Vec<u8> = Vec::with_capacity(n);
+        let mut open: Vec<u8> = Vec::with_capacity(n);
+        for &r in &ctx.order {
+            if free >> r & 1 == 1 {
+                open.push(r);
+            } else {
+                dfs.allowed[r as usize] = 1 << base.1[r as usize];
+                fixed.push(r);
             }
         }
-        round += 1;
-    }
+        fixed.extend(open);
+        dfs.order = fixed;
+        dfs.start();
+        dfs.found().solutions.into_iter().next()
+    };
+    rounds(best, floor, deadline, parallel, report, first_round, one);
 }
 
 /// What [`search`] did.
