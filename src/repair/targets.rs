@@ -1452,7 +1452,8 @@ impl Dfs<'_> {
         }
     }
 }
-fn mask(n: usize) -> u64 {
+/// The low `n` bits set.
+pub(crate) fn mask(n: usize) -> u64 {
     if n == 64 {
         u64::MAX
     } else {
@@ -1461,7 +1462,8 @@ fn mask(n: usize) -> u64 {
 }
 
 /// Reverses the low `n` bits (bit `i` goes to bit `n - 1 - i`).
-trait ReverseLow {
+/// The low `n` bits in reverse order.
+pub(crate) trait ReverseLow {
     fn reverse_bits_n(self, n: usize) -> u64;
 }
 
