@@ -304,7 +304,6 @@ pub(crate) fn cheapest(
         }
     }
     improve(&ctx, &mut current, lower, deadline, parallel, report, 0);
-    restay(&ctx, &mut current, lower, deadline, parallel, report, 0);
     // On big boards the proof passes are slow to find a cheaper target when one exists: fresh
     // neighbourhood searches first (a fixed number, so the answer does not depend on the
     // threads or the machine). With a time limit and a wide gap, the passes are unlikely to
@@ -337,29 +336,11 @@ pub(crate) fn cheapest(
             report,
             restart << 32,
         );
-        restay(
-            &ctx,
-            &mut current,
-            lower,
-            deadline,
-            parallel,
-            report,
-            restart << 32,
-        );
         restart += 1;
     }
     if let Some(until) = primal_until {
         while n >= WIDE_SIDE && current.0 > lower + 2 && !until.reached() {
             improve(
-                &ctx,
-                &mut current,
-                lower,
-                until,
-                parallel,
-                report,
-                restart << 32,
-            );
-            restay(
                 &ctx,
                 &mut current,
                 lower,
@@ -509,50 +490,43 @@ fn round_winner(
         .filter(|(c, _)| *c < bar)
 }
 
-/// Stay-set neighbourhoods of the best target: its staying queens less one to three, then as
-/// many other queens as fit (in a seeded order), each set completed by [`covered`]. Rounds of
-/// a fixed number run in parallel and the best of a round (the first on ties) is kept, so the
-/// result does not depend on the threads. Ends as [`improve`] does.
-fn restay(
+/// Stay-set neighbourhood `k` of round `round` of the target `base`: its staying queens less
+/// one to three (seeded), then every other queen that fits, in a seeded order, the set
+/// completed by [`covered`].
+fn stay_neighbourhood(
     ctx: &Context,
-    best: &mut (u32, Vec<u8>),
-    floor: u32,
-    deadline: &Deadline,
-    parallel: bool,
-    report: Report,
-    first_round: u64,
-) {
+    round: u64,
+    base: &(u32, Vec<u8>),
+    k: usize,
+) -> Option<(u32, Vec<u8>)> {
     let n = ctx.n;
-    let one = |round: u64, base: &(u32, Vec<u8>), _grown: usize, k: usize| {
-        let mut x = mix(round * NEIGHBOURHOODS_PER_ROUND as u64 + k as u64 + 0x5157);
-        let mut next = move |m: usize| {
-            x = mix(x);
-            (x % m as u64) as usize
-        };
-        let mut set: u64 = (0..n)
-            .filter(|&i| base.1[ctx.queens[i].0 as usize] == ctx.queens[i].1)
-            .fold(0, |m, i| m | 1 << i);
-        let mut dropped = 0u64;
-        for _ in 0..=next(3) {
-            if set != 0 {
-                let ones: Vec<usize> = (0..n).filter(|&i| set >> i & 1 == 1).collect();
-                let i = ones[next(ones.len())];
-                set &= !(1 << i);
-                dropped |= 1 << i;
-            }
-        }
-        let mut order: Vec<usize> = (0..n).filter(|&i| (set | dropped) >> i & 1 == 0).collect();
-        for i in (1..order.len()).rev() {
-            order.swap(i, next(i + 1));
-        }
-        for i in order {
-            if ctx.adj[i] & set == 0 {
-                set |= 1 << i;
-            }
-        }
-        covered(ctx, set, base.0)
+    let mut x = mix(round * NEIGHBOURHOODS_PER_ROUND as u64 + k as u64 + 0x5157);
+    let mut next = move |m: usize| {
+        x = mix(x);
+        (x % m as u64) as usize
     };
-    rounds(best, floor, deadline, parallel, report, first_round, one);
+    let mut set: u64 = (0..n)
+        .filter(|&i| base.1[ctx.queens[i].0 as usize] == ctx.queens[i].1)
+        .fold(0, |m, i| m | 1 << i);
+    let mut dropped = 0u64;
+    for _ in 0..=next(3) {
+        if set != 0 {
+            let ones: Vec<usize> = (0..n).filter(|&i| set >> i & 1 == 1).collect();
+            let i = ones[next(ones.len())];
+            set &= !(1 << i);
+            dropped |= 1 << i;
+        }
+    }
+    let mut order: Vec<usize> = (0..n).filter(|&i| (set | dropped) >> i & 1 == 0).collect();
+    for i in (1..order.len()).rev() {
+        order.swap(i, next(i + 1));
+    }
+    for i in order {
+        if ctx.adj[i] & set == 0 {
+            set |= 1 << i;
+        }
+    }
+    covered(ctx, set, base.0)
 }
 
 /// The loop of a neighbourhood search: rounds of `one(round, best, grown, k)` for the
@@ -662,11 +636,12 @@ fn freed_rows(ctx: &Context, cols: &[u8], size: usize, seed: u64) -> u64 {
     rows
 }
 
-/// Large-neighbourhood search: frees a few rows of the best solution and re-solves them exactly
-/// (the cheapest completion, within a node cap), keeping any improvement. Rounds of a fixed
-/// number of neighbourhoods run in parallel; the best of a round (the first on ties) is kept,
-/// so the result does not depend on the threads. Ends at `floor`, at the deadline, or after
-/// [`STALE_ROUNDS`] rounds without improvement.
+/// Large-neighbourhood search, in two passes of [`rounds`]: first a few rows of the best
+/// solution are freed and re-solved exactly (the cheapest completion, within a node cap), then
+/// its stay sets are varied ([`stay_neighbourhood`]); any improvement is kept. Rounds of a
+/// fixed number of neighbourhoods run in parallel; the best of a round (the first on ties) is
+/// kept, so the result does not depend on the threads. Each pass ends at `floor`, at the
+/// deadline, or after [`STALE_ROUNDS`] rounds without improvement.
 fn improve(
     ctx: &Context,
     best: &mut (u32, Vec<u8>),
@@ -698,6 +673,10 @@ fn improve(
         dfs.found().solutions.into_iter().next()
     };
     rounds(best, floor, deadline, parallel, report, first_round, one);
+    let stays = |round: u64, base: &(u32, Vec<u8>), _grown: usize, k: usize| {
+        stay_neighbourhood(ctx, round, base, k)
+    };
+    rounds(best, floor, deadline, parallel, report, first_round, stays);
 }
 
 /// What [`search`] did.
