@@ -124,6 +124,30 @@ impl State<'_> {
         free_row & m
     }
 
+    /// Puts mover `j` on each column of `cols` in row `r` in turn and assigns the other movers;
+    /// true at the first that succeeds (row `r` is left open otherwise).
+    fn place_in_row(
+        &mut self,
+        b: Board,
+        r: usize,
+        cols: u64,
+        movers: u64,
+        j: usize,
+        far: u32,
+    ) -> bool {
+        let mut cs = cols;
+        while cs != 0 {
+            let c = cs.trailing_zeros() as usize;
+            cs &= cs - 1;
+            self.cols[r] = c as u8;
+            if self.assign(b.place(self.n, r, c), movers & !(1 << j), far) {
+                return true;
+            }
+        }
+        self.cols[r] = u8::MAX;
+        false
+    }
+
     /// Assigns the `movers` (`far` of the others are marked far, to be placed last).
     fn assign(&mut self, b: Board, movers: u64, far: u32) -> bool {
         self.nodes += 1;
@@ -198,31 +222,17 @@ impl State<'_> {
                 while bits != 0 {
                     let j = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    let mut cs = self.reach(f, self.queens[j], r);
-                    while cs != 0 {
-                        let c = cs.trailing_zeros() as usize;
-                        cs &= cs - 1;
-                        self.cols[r] = c as u8;
-                        if self.assign(b.place(n, r, c), movers & !(1 << j), far) {
-                            return true;
-                        }
+                    if self.place_in_row(b, r, self.reach(f, self.queens[j], r), movers, j, far) {
+                        return true;
                     }
                 }
-                self.cols[r] = u8::MAX;
                 return false;
             }
         }
         let q = self.queens[i];
         for &(r, f) in &free {
-            let mut cs = self.reach(f, q, r);
-            while cs != 0 {
-                let c = cs.trailing_zeros() as usize;
-                cs &= cs - 1;
-                self.cols[r] = c as u8;
-                if self.assign(b.place(n, r, c), movers & !(1 << i), far) {
-                    return true;
-                }
-                self.cols[r] = u8::MAX;
+            if self.place_in_row(b, r, self.reach(f, q, r), movers, i, far) {
+                return true;
             }
         }
         may_far && self.assign(b, movers & !(1 << i), far + 1)
