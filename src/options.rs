@@ -41,6 +41,9 @@ pub struct Options {
     /// Progress reports by units and estimated work, from computations that estimate their
     /// units' work (counting); heard besides `progress`.
     pub work_progress: Option<WorkProgressFn>,
+    /// The most memory, in bytes, a solver that holds large tables may take (counting by the
+    /// join); `None`: its default.
+    pub memory: Option<u64>,
 }
 
 impl std::fmt::Debug for Options {
@@ -51,6 +54,7 @@ impl std::fmt::Debug for Options {
             .field("cancel", &self.cancel.is_some())
             .field("progress", &self.progress.is_some())
             .field("work_progress", &self.work_progress.is_some())
+            .field("memory", &self.memory)
             .finish()
     }
 }

@@ -26,6 +26,12 @@ pub struct CountArgs {
     /// Resumable and sharded counting.
     #[command(flatten)]
     pub ledger: super::ledger_run::LedgerArgs,
+    /// The most memory the count may take, in MiB (default 4096, or QUEENS_MEMORY_MIB): the
+    /// join (N = 16..23) cuts its work into units whose tables fit it. A new ledger's plan is
+    /// cut for it (every shard of one count must give the same); a ledger that exists keeps
+    /// the cap its header names.
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
+    pub memory: Option<u64>,
 }
 
 /// How `queens solutions` draws the solutions.
@@ -73,7 +79,8 @@ pub fn run_count(args: &CountArgs) -> Result<Status, Failure> {
             ))
         }
     };
-    let options = args.search.options();
+    let mut options = args.search.options();
+    options.memory = args.memory.map(|mib| mib << 20);
     if args.ledger.wanted() {
         return super::ledger_run::run_count(
             args.n,
@@ -88,7 +95,6 @@ pub fn run_count(args: &CountArgs) -> Result<Status, Failure> {
         args.search.shows_progress(),
         &format!("planning the work units of {}-queens", args.n),
     ));
-    let mut options = options;
     if progress.active() {
         let progress = progress.clone();
         // Units run heaviest first: the time left is projected from their estimated work.

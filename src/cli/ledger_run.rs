@@ -11,7 +11,7 @@ use super::Status;
 use super::{emit, Failure, EXIT_INTERRUPTED, EXIT_NO_ANSWER};
 use clap::Args;
 use queens::format::scale::{notes_text, run_json, run_text, RunPlace};
-use queens::scale::{LedgerError, RunReport, Shard, WorkPlan};
+use queens::scale::{plan_for_job, read_contents, Job, LedgerError, RunReport, Shard, WorkPlan};
 use queens::schedule::thread_count;
 use queens::Options;
 use std::path::PathBuf;
@@ -67,7 +67,7 @@ pub fn run_count(
     if args.shard.is_some() && args.ledger.is_none() {
         return Err(Failure::bad_input("--shard needs --ledger FILE"));
     }
-    let plan = plan_or_fail(n)?;
+    let plan = count_plan(n, args, options)?;
     run_plan(
         plan.as_ref(),
         args,
@@ -82,6 +82,24 @@ pub fn run_count(
             }
         },
     )
+}
+
+/// The plan of a ledger count of `n`: the one its ledger's header names when the file exists
+/// (its kernel and memory cap, so that a run resumes the plan it started), otherwise the
+/// library's choice for the options ([`queens::scale::plan_for_count`]).
+fn count_plan(n: u32, args: &LedgerArgs, options: &Options) -> Result<Box<dyn WorkPlan>, Failure> {
+    let header = args
+        .ledger
+        .as_deref()
+        .and_then(|path| std::fs::read(path).ok())
+        .and_then(|bytes| read_contents(&bytes).header)
+        .map(|(_, h)| h);
+    match header {
+        Some(h) if h.n == n && matches!(h.job, Job::Count | Job::JoinCount { .. }) => {
+            plan_for_job(n, h.job, options).map_err(|e| Failure::bad_input(e.to_string()))
+        }
+        _ => plan_or_fail(n, options),
+    }
 }
 
 /// How a run's outcome is written: the report, where it ran, JSON or text.

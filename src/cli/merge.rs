@@ -63,7 +63,8 @@ pub fn run(args: &MergeArgs) -> Result<Status, Failure> {
             Status::SUCCESS
         });
     }
-    let plan = plan_for_job(n, job).map_err(|e| Failure::bad_input(e.to_string()))?;
+    let plan = plan_for_job(n, job, &queens::Options::default())
+        .map_err(|e| Failure::bad_input(e.to_string()))?;
     let report = merge(plan.as_ref(), None, &files);
     if args.json {
         emit(&merge_json(&report, files.len()))?;

@@ -452,20 +452,23 @@ fn stdin_file_size() -> Option<u64> {
     None
 }
 
-/// Ctrl-C sets the cancel flag (the solvers stop and the best answer so far is printed); a
-/// second Ctrl-C exits at once with status 130. No thread is started for it.
+/// Ctrl-C (SIGINT) and SIGTERM (what a cluster's scheduler sends at a job's wall time) set the
+/// cancel flag (the solvers stop and the best answer so far is printed); a second one exits at
+/// once with status 130. No thread is started for it.
 #[cfg(unix)]
 fn catch_ctrl_c() {
-    use signal_hook::consts::SIGINT;
+    use signal_hook::consts::{SIGINT, SIGTERM};
     let flag = cancel_flag();
-    // The conditional exit is registered first, so it sees the flag as the previous Ctrl-C
-    // left it.
-    let _ = signal_hook::flag::register_conditional_shutdown(
-        SIGINT,
-        EXIT_INTERRUPTED as i32,
-        flag.clone(),
-    );
-    let _ = signal_hook::flag::register(SIGINT, flag);
+    for signal in [SIGINT, SIGTERM] {
+        // The conditional exit is registered first, so it sees the flag as the previous
+        // signal left it.
+        let _ = signal_hook::flag::register_conditional_shutdown(
+            signal,
+            EXIT_INTERRUPTED as i32,
+            flag.clone(),
+        );
+        let _ = signal_hook::flag::register(signal, flag.clone());
+    }
 }
 
 /// Ctrl-C sets the cancel flag; a second Ctrl-C exits at once with status 130.

@@ -7,13 +7,15 @@ use clap::{Args, Subcommand};
 use queens::format::scale::{estimate_json, estimate_text, plan_json, plan_text, Projection};
 use queens::guard::{GuardError, MarkGrid, Rule};
 use queens::scale::estimate::{count_sample, sample};
-use queens::scale::{plan_for, GuardPlan, Shard, WorkPlan};
+use queens::scale::{plan_for_count, GuardPlan, Shard, WorkPlan};
 use queens::schedule::{cpu_seconds, thread_count};
+use queens::Options;
 use std::time::{Duration, Instant};
 
-/// The library's plan for `n` ([`queens::scale::plan_for`]), or bad input (exit 2).
-pub fn plan_or_fail(n: u32) -> Result<Box<dyn WorkPlan>, Failure> {
-    plan_for(n).map_err(|e| Failure::bad_input(e.to_string()))
+/// The library's plan of a count of `n` for `options` (its memory cap, threads and deadline;
+/// [`queens::scale::plan_for_count`]), or bad input (exit 2).
+pub fn plan_or_fail(n: u32, options: &Options) -> Result<Box<dyn WorkPlan>, Failure> {
+    plan_for_count(n, options).map_err(|e| Failure::bad_input(e.to_string()))
 }
 
 /// Parses a shard `I/K` (0-based I) for clap.
@@ -79,6 +81,9 @@ pub struct PlanArgs {
     /// Board size.
     #[arg(required = true)]
     pub n: Option<u32>,
+    /// The memory cap the plan is cut for, in MiB (as `count --memory`; default 4096).
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
+    pub memory: Option<u64>,
     #[command(flatten)]
     pub listing: PlanListing,
 }
@@ -110,8 +115,8 @@ pub struct PlanListing {
     /// With --estimate: stop sampling after S seconds and project from the units finished.
     #[arg(short = 't', long, value_name = "S", value_parser = parse_seconds, default_value = "60", requires = "estimate")]
     pub time_limit: Duration,
-    /// With --estimate: worker threads for the sample (default: one per core).
-    #[arg(short = 'j', long, value_name = "T", default_value_t = 0, value_parser = parse_threads, requires = "estimate")]
+    /// Worker threads for making the plan and counting the sample (default: one per core).
+    #[arg(short = 'j', long, value_name = "T", default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
 }
 
@@ -133,7 +138,13 @@ pub fn run(args: &PlanArgs) -> Result<Status, Failure> {
                 &guard.listing,
             )
         }
-        (None, Some(n)) => (plan_or_fail(n)?, &args.listing),
+        (None, Some(n)) => {
+            let options = Options {
+                memory: args.memory.map(|mib| mib << 20),
+                ..solver_options(args.listing.threads, None)
+            };
+            (plan_or_fail(n, &options)?, &args.listing)
+        }
         (None, None) => return Err(Failure::bad_input("plan needs N, or `guard ...`")),
     };
     if args.estimate {
@@ -157,7 +168,11 @@ fn estimate(args: &PlanListing, plan: &dyn WorkPlan, started: Instant) -> Result
     let counted = count_sample(plan, &chosen, &options);
     let wall = wall0.elapsed().as_secs_f64();
     let cpu = cpu_seconds().zip(cpu0).map(|(b, a)| b - a);
+    let unit_memory = (0..plan.unit_count())
+        .filter_map(|id| plan.unit_memory(id))
+        .max();
     let projection = Projection {
+        unit_memory,
         n: plan.n(),
         job: plan.job(),
         plan_units: plan.unit_count(),

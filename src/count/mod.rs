@@ -53,6 +53,19 @@ pub enum CountError {
     /// A work unit that no plan contains (see [`WorkUnit::is_valid`]).
     #[error("work unit {0} is not valid")]
     InvalidUnit(u64),
+    /// The memory cap is below what the join's largest unit needs at its finest cut.
+    #[error(
+        "a memory cap of {cap_mib} MiB is too small for N = {n}: the join's largest unit needs \
+         about {needed_mib} MiB (give --memory {needed_mib} or more)"
+    )]
+    MemoryTooSmall {
+        /// The board size.
+        n: u32,
+        /// The cap given, MiB.
+        cap_mib: u64,
+        /// About what the largest unit needs, MiB (its tables and the reserve).
+        needed_mib: u64,
+    },
 }
 
 /// The solutions found in one work unit, by the size of their symmetry class: `found[i]` holds
@@ -263,6 +276,173 @@ pub fn count(n: u32, options: &Options) -> Result<Counts, CountError> {
     })
 }
 
+/// The memory cap of a count, in bytes: `options.memory`, else the environment's
+/// `QUEENS_MEMORY_MIB` (or its older name `QUEENS_JOIN_MIB`), else 4096 MiB. The join keeps
+/// its tables within it ([`join_reserved_bytes`] of it go to everything else); the
+/// constellation search needs little memory of any size.
+pub fn memory_cap(options: &Options) -> u64 {
+    options.memory.unwrap_or_else(|| {
+        let env = |name: &str| {
+            std::env::var(name)
+                .ok()
+                .and_then(|v| v.trim().parse::<u64>().ok())
+                .filter(|&m| m > 0)
+        };
+        env("QUEENS_MEMORY_MIB")
+            .or_else(|| env("QUEENS_JOIN_MIB"))
+            .unwrap_or(join::DEFAULT_MEMORY_MIB)
+            << 20
+    })
+}
+
+/// The memory the join sets aside, under the cap, for everything but the tables of the batch
+/// in hand, for board size `n` (about 100 MiB; more for large `n`).
+pub fn join_reserved_bytes(n: u32) -> u64 {
+    join::reserved_bytes(n)
+}
+
+/// The join's work for one board size cut into deterministic units (batches) whose tables fit
+/// a memory cap: the units of the join's work plans (`crate::scale::JoinPlan`). Unit `i`
+/// holds the join units of one context (middle queen) whose columns meet a set of central
+/// columns in one part or its complement; counting it builds only its own tables.
+#[derive(Clone, Debug)]
+pub struct JoinBatches {
+    cut: join::JoinCut,
+    memory: u64,
+}
+
+impl JoinBatches {
+    /// The cut of board size `n` (in [`join_applies`]) under a cap of `memory` bytes, chosen
+    /// from a deterministic sample of each context's walk (the same on every machine);
+    /// `Ok(None)` if `deadline` stopped the sampling, an error if the cap is too small for the
+    /// finest cut.
+    pub fn new(
+        n: u32,
+        memory: u64,
+        workers: &Workers,
+        deadline: &Deadline,
+    ) -> Result<Option<JoinBatches>, CountError> {
+        check_size(n)?;
+        if !join::applies(n) {
+            return Err(CountError::UnsupportedSize { n });
+        }
+        let budget = join::table_bytes(n, memory);
+        let Some(cut) = join::JoinCut::new(n, budget, workers, deadline) else {
+            return Ok(None);
+        };
+        if cut.needed > budget {
+            let mib = |b: u64| b.div_ceil(1 << 20);
+            return Err(CountError::MemoryTooSmall {
+                n,
+                cap_mib: memory >> 20,
+                needed_mib: mib(cut.needed + join::reserved_bytes(n)),
+            });
+        }
+        Ok(Some(JoinBatches { cut, memory }))
+    }
+
+    /// Board size.
+    pub fn n(&self) -> u32 {
+        self.cut.n
+    }
+
+    /// The memory cap, bytes.
+    pub fn memory(&self) -> u64 {
+        self.memory
+    }
+
+    /// Number of units.
+    pub fn len(&self) -> usize {
+        self.cut.batches.len()
+    }
+
+    /// Whether there are no units (never, for a size the join applies to).
+    pub fn is_empty(&self) -> bool {
+        self.cut.batches.is_empty()
+    }
+
+    /// The words that identify unit `i`: its middle queen's column (`u8::MAX`: none), batch
+    /// columns, part, number of join units and their column sets.
+    pub fn key(&self, i: usize) -> Vec<u64> {
+        let b = &self.cut.batches[i];
+        [
+            u64::from(b.middle),
+            u64::from(b.cols),
+            u64::from(b.part),
+            b.members.len() as u64,
+        ]
+        .into_iter()
+        .chain(b.members.iter().map(|u| u64::from(u.upper)))
+        .collect()
+    }
+
+    /// The estimated work of unit `i` (sampled pairs of halves, in a measure of its own).
+    pub fn work(&self, i: usize) -> f64 {
+        self.cut.batches[i].pairs.max(1.0)
+    }
+
+    /// The estimated peak memory of counting unit `i`, bytes: its tables (by the sample)
+    /// and the reserve.
+    pub fn unit_bytes(&self, i: usize) -> u64 {
+        let n = self.cut.n;
+        let b = &self.cut.batches[i];
+        let record = u64::from(2 * n + 12).div_ceil(8);
+        (b.halves * record as f64) as u64 + 2 * (4u64 << n) + join::reserved_bytes(n)
+    }
+
+    /// Unit `i` in words, for `queens plan`.
+    pub fn describe(&self, i: usize) -> String {
+        let b = &self.cut.batches[i];
+        let cols = |set: u32| -> String {
+            let list: Vec<String> = (0..32)
+                .filter(|c| set >> c & 1 == 1)
+                .map(|c: u32| c.to_string())
+                .collect();
+            format!("{{{}}}", list.join(","))
+        };
+        let context = if b.middle == u8::MAX {
+            String::new()
+        } else {
+            format!("middle queen in column {}; ", b.middle)
+        };
+        if b.cols == 0 {
+            format!("{context}the whole context; {} join units", b.members.len())
+        } else {
+            format!(
+                "{context}batch columns {}, part {} or {}; {} join units",
+                cols(b.cols),
+                cols(b.part),
+                cols(b.cols & !b.part),
+                b.members.len()
+            )
+        }
+    }
+
+    /// Counts unit `i` on `workers`: its [`Tally`], or `None` if `deadline` passed first (the
+    /// unit is then not counted at all; it stops within a fraction of a second).
+    pub fn count(&self, i: usize, workers: &Workers, deadline: &Deadline) -> Option<Tally> {
+        join::tally_batch(
+            self.cut.n,
+            &self.cut.batches[i],
+            self.cut.budget,
+            workers,
+            deadline,
+        )
+    }
+}
+
+/// Whether the join counts boards of size `n` at all (N = 4..=23).
+pub fn join_applies(n: u32) -> bool {
+    join::applies(n)
+}
+
+/// Whether [`count`], and the work plans (`crate::scale::plan_for`), count boards of size `n`
+/// with the join: where it is measured faster (N = 16..=23), unless `QUEENS_KERNEL=dfs` (or
+/// `=join`) forces one counter where it applies.
+pub fn join_is_chosen(n: u32) -> bool {
+    use_join(n)
+}
+
 /// The smallest board [`count`] counts with the join by default: below it the
 /// constellation search is faster (measured, see docs/count.md).
 const JOIN_FROM: u32 = 16;
@@ -285,7 +465,7 @@ fn use_join(n: u32) -> bool {
 /// to stderr ([`join::JoinRun::projected_cpu`]; the count itself is then incomplete).
 fn count_by_join(n: u32, workers: &Workers, options: &Options, deadline: &Deadline) -> Counts {
     let mut tally = Tally::default();
-    let budget = join::table_budget();
+    let budget = join::table_bytes(n, memory_cap(options));
     let every = std::env::var("QUEENS_JOIN_SAMPLE")
         .ok()
         .and_then(|v| v.trim().parse::<u64>().ok())

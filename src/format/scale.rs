@@ -302,11 +302,15 @@ pub fn plan_text(plan: &dyn WorkPlan, shard: Option<Shard>, summary: bool) -> St
         None => String::new(),
     };
     let order = match plan.job() {
-        Job::Count => "heaviest first",
+        Job::Count | Job::JoinCount { .. } => "heaviest first",
         Job::Guard(_) => "in search order",
     };
+    let kernel = match plan.job() {
+        Job::Count => " by the constellation search",
+        _ => "",
+    };
     let mut text = format!(
-        "{}: {} units, plan {}, {order}{shard_words}\n",
+        "{}{kernel}: {} units, plan {}, {order}{shard_words}\n",
         job_words(plan.n(), plan.job()),
         plan.unit_count(),
         hex(plan_checksum(plan))
@@ -387,6 +391,8 @@ pub struct Projection<'a> {
     pub cpu_seconds: Option<f64>,
     /// Worker threads.
     pub threads: usize,
+    /// The largest estimated peak memory of one unit, bytes (`None`: not estimated, small).
+    pub unit_memory: Option<u64>,
 }
 
 impl Projection<'_> {
@@ -458,7 +464,7 @@ pub fn estimate_text(p: &Projection<'_>) -> String {
                 "projected: {} for the whole {} ({:.0} s wall on {} such cores)",
                 core_time(s),
                 match p.job {
-                    Job::Count => "count",
+                    Job::Count | Job::JoinCount { .. } => "count",
                     Job::Guard(_) => "refutation",
                 },
                 s / p.threads.max(1) as f64,
@@ -469,6 +475,14 @@ pub fn estimate_text(p: &Projection<'_>) -> String {
             "projected: unknown, no unit of the sample finished within the time limit (raise \
              --time-limit)\n",
         ),
+    }
+    if let Some(bytes) = p.unit_memory {
+        let _ = writeln!(
+            text,
+            "memory: at most about {} MiB for one unit (the largest; units run one at a time on \
+             all of a process's threads)",
+            bytes.div_ceil(1 << 20)
+        );
     }
     if p.counted.units < p.counted.sample_units {
         let _ = writeln!(
@@ -499,6 +513,10 @@ struct ProjectionJson {
     threads: usize,
     core_seconds: Option<f64>,
     core_hours: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kernel: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unit_memory_mib: Option<u64>,
 }
 
 /// The JSON of `queens plan N --estimate` on one line, with its newline.
@@ -518,6 +536,12 @@ pub fn estimate_json(p: &Projection<'_>) -> String {
         threads: p.threads,
         core_seconds: core,
         core_hours: core.map(|s| s / 3600.0),
+        kernel: match p.job {
+            Job::Count => Some("constellation search"),
+            Job::JoinCount { .. } => Some("join"),
+            Job::Guard(_) => None,
+        },
+        unit_memory_mib: p.unit_memory.map(|b| b.div_ceil(1 << 20)),
     };
     serde_json::to_string(&out).unwrap_or_default() + "\n"
 }
@@ -533,7 +557,7 @@ struct GuardJobJson {
 
 fn guard_job_json(job: Job) -> Option<GuardJobJson> {
     match job {
-        Job::Count => None,
+        Job::Count | Job::JoinCount { .. } => None,
         Job::Guard(g) => Some(GuardJobJson {
             rows: g.rows,
             cols: g.cols,

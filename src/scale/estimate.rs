@@ -9,7 +9,7 @@
 use super::checksum::checksum_words;
 use super::plan::{PlannedUnit, WorkPlan};
 use super::shard::Shard;
-use crate::schedule::run_units;
+use crate::schedule::{run_units, Workers};
 use crate::Options;
 
 /// A deterministic sample of a plan's units.
@@ -78,28 +78,48 @@ pub fn count_sample(plan: &dyn WorkPlan, sample: &Sample, options: &Options) -> 
         ..SampleCount::default()
     };
     let given_up = std::sync::atomic::AtomicU64::new(0);
-    let finished = run_units(
-        &sample.units,
-        options,
-        |u, deadline| {
-            let started = std::time::Instant::now();
-            let count = plan.count_unit_until(u.id, deadline);
-            let seconds = started.elapsed().as_secs_f64();
-            if count.is_none() {
-                let nanos = (seconds * 1e9) as u64;
-                given_up.fetch_add(nanos, std::sync::atomic::Ordering::Relaxed);
+    let workers = Workers::new(options.threads);
+    let count_one = |u: &PlannedUnit, deadline: &crate::Deadline| {
+        let started = std::time::Instant::now();
+        let count = if plan.units_share_workers() {
+            plan.count_unit_on(u.id, &workers, deadline)
+        } else {
+            plan.count_unit_until(u.id, deadline)
+        };
+        let seconds = started.elapsed().as_secs_f64();
+        if count.is_none() {
+            let nanos = (seconds * 1e9) as u64;
+            given_up.fetch_add(nanos, std::sync::atomic::Ordering::Relaxed);
+        }
+        Some((count?, seconds))
+    };
+    if plan.units_share_workers() {
+        // One unit at a time on all the workers, each timed whole.
+        let deadline = options.deadline();
+        for u in &sample.units {
+            if deadline.reached() {
+                break;
             }
-            Some((count?, seconds))
-        },
-        |batch| {
-            for (k, (_, seconds)) in batch {
-                out.units += 1;
-                out.work += sample.units[k].work;
-                out.unit_seconds += seconds;
+            match count_one(u, &deadline) {
+                Some((_, seconds)) => {
+                    out.units += 1;
+                    out.work += u.work;
+                    out.unit_seconds += seconds;
+                }
+                None => break,
             }
-            Ok::<(), std::convert::Infallible>(())
-        },
-    );
+        }
+        out.given_up_seconds = given_up.into_inner() as f64 / 1e9;
+        return out;
+    }
+    let finished = run_units(&sample.units, options, count_one, |batch| {
+        for (k, (_, seconds)) in batch {
+            out.units += 1;
+            out.work += sample.units[k].work;
+            out.unit_seconds += seconds;
+        }
+        Ok::<(), std::convert::Infallible>(())
+    });
     out.given_up_seconds = given_up.into_inner() as f64 / 1e9;
     match finished {
         Ok(_) => out,

@@ -217,7 +217,7 @@ mod tests {
         let plan = GuardPlan::full(job).unwrap();
         assert_eq!(plan.job(), Job::Guard(job));
         assert!(plan.unit_count() > 5);
-        let again = plan_for_job(8, Job::Guard(job)).unwrap();
+        let again = plan_for_job(8, Job::Guard(job), &crate::Options::default()).unwrap();
         assert_eq!(again.checksum(), plan.checksum());
         let other = GuardPlan::full(GuardJob { queens: 5, ..job }).unwrap();
         assert_ne!(other.checksum(), plan.checksum());

@@ -54,6 +54,23 @@ impl Header {
     /// Why a ledger with this header does not belong to a count whose header is `expected`
     /// (call it when they differ).
     pub fn mismatch(&self, expected: &Header) -> String {
+        let kernel = |job: Job| match job {
+            Job::Count => Some("the constellation search"),
+            Job::JoinCount { .. } => Some("the join"),
+            Job::Guard(_) => None,
+        };
+        if self.n == expected.n && self.job != expected.job {
+            if let (Some(mine), Some(theirs)) = (kernel(self.job), kernel(expected.job)) {
+                if mine != theirs {
+                    return format!(
+                        "ledger is for N = {} counted by {mine}, not by {theirs}: ledgers of \
+                         different kernels cannot be mixed (resume or merge it with ledgers of \
+                         its own kernel)",
+                        self.n
+                    );
+                }
+            }
+        }
         if self.job != expected.job {
             format!(
                 "ledger is for {}, not {}",
@@ -80,6 +97,9 @@ impl Header {
 pub fn job_words(n: u32, job: Job) -> String {
     match job {
         Job::Count => format!("N = {n}"),
+        Job::JoinCount { memory_mib } => {
+            format!("N = {n} by the join (units cut for {memory_mib} MiB)")
+        }
         Job::Guard(g) => format!(
             "{} {}guards on {}x{} (depth {})",
             g.queens,
@@ -168,6 +188,10 @@ struct HeaderLine {
     independent: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     depth: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    kernel: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    memory_mib: Option<u64>,
     units: u64,
     plan: String,
 }
@@ -204,13 +228,24 @@ fn seal(body: String) -> String {
 /// The ledger line (with its newline) for a header.
 pub fn header_line(header: &Header) -> String {
     let guard = match header.job {
-        Job::Count => None,
+        Job::Count | Job::JoinCount { .. } => None,
         Job::Guard(g) => Some(g),
+    };
+    let join = match header.job {
+        Job::JoinCount { memory_mib } => Some(memory_mib),
+        _ => None,
+    };
+    let job = match header.job {
+        Job::Count => None,
+        Job::JoinCount { .. } => Some("count"),
+        Job::Guard(_) => Some("guard"),
     };
     seal(
         serde_json::to_string(&HeaderLine {
             queens_ledger: LEDGER_VERSION,
-            job: guard.map(|_| "guard".to_string()),
+            job: job.map(str::to_string),
+            kernel: join.map(|_| "join".to_string()),
+            memory_mib: join,
             n: header.n,
             rows: guard.map(|g| g.rows),
             cols: guard.map(|g| g.cols),
@@ -299,7 +334,18 @@ fn parse_header(body: &str) -> Result<Header, String> {
         h.independent,
         h.depth,
     ) {
-        (None, None, None, None, None, None) => Job::Count,
+        (None, None, None, None, None, None) if h.kernel.is_none() && h.memory_mib.is_none() => {
+            Job::Count
+        }
+        (Some("count"), None, None, None, None, None) => {
+            match (h.kernel.as_deref(), h.memory_mib) {
+                (Some("join"), Some(memory_mib)) => Job::JoinCount { memory_mib },
+                (Some("dfs") | None, None) => Job::Count,
+                _ => {
+                    return Err("malformed header: unknown kernel or its memory cap missing".into())
+                }
+            }
+        }
         (Some("guard"), Some(rows), Some(cols), Some(queens), Some(independent), Some(depth)) => {
             Job::Guard(GuardJob {
                 rows,

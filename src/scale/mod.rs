@@ -23,6 +23,7 @@
 pub mod checksum;
 pub mod estimate;
 pub mod guard;
+pub mod join;
 pub mod ledger;
 pub mod merge;
 #[cfg(feature = "mpi")]
@@ -34,6 +35,7 @@ pub mod shard;
 
 pub use checksum::{checksum_bytes, checksum_words};
 pub use guard::GuardPlan;
+pub use join::JoinPlan;
 pub use ledger::{
     contents_in_memory, finished_units, header_line, job_words, open_ledger, parse_line,
     read_contents, record_line, BadLine, Header, LedgerContents, LedgerError, LedgerWriter, Line,
@@ -41,9 +43,9 @@ pub use ledger::{
 };
 pub use merge::{id_ranges, merge, MergeReport};
 pub use plan::{
-    counter_plan, counter_plan_split, list_checksum, plan_checksum, plan_for, plan_for_job,
-    range_checksum, CounterPlan, GuardJob, Job, PlanError, PlannedUnit, Tallies, UnitCount,
-    UnitSpec, UnitsPlan, WorkPlan, BATCH_UNITS,
+    counter_plan, counter_plan_split, list_checksum, plan_checksum, plan_for, plan_for_count,
+    plan_for_job, range_checksum, CounterPlan, GuardJob, Job, PlanError, PlannedUnit, Tallies,
+    UnitCount, UnitSpec, UnitsPlan, WorkPlan, BATCH_UNITS,
 };
 pub use run::{check_ledger, run, shard_size, RunReport};
 pub use shard::{missing_shards, Shard};

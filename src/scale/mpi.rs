@@ -13,10 +13,10 @@
 use super::ledger::{contents_in_memory, finished_units, open_ledger, LedgerError, LedgerWriter};
 use super::merge::merge;
 use super::plan::{UnitCount, WorkPlan};
-use super::run::{check_ledger, progress_after, units_to_count, RunReport};
+use super::run::{check_ledger, count_planned, progress_after, units_to_count, RunReport};
 use super::shard::Shard;
-use crate::schedule::run_units;
-use crate::Options;
+use crate::schedule::Workers;
+use crate::{Deadline, Options};
 use mpi::traits::*;
 use std::collections::HashSet;
 use std::path::Path;
@@ -161,6 +161,8 @@ impl Mpi {
         let root = world.process_at_rank(0);
         let mut counted = 0;
         let mut message = [STOP, 0, 0, 0, 0];
+        // A plan whose units share the workers counts each on all of this rank's cores.
+        let workers = Workers::new(if plan.units_share_workers() { 0 } else { 1 });
         loop {
             root.send(&message[..]);
             let mut order = [0u64; 5];
@@ -168,7 +170,9 @@ impl Mpi {
             if order[0] == STOP {
                 return counted;
             }
-            let c = plan.count_unit(order[0]);
+            let c = plan
+                .count_unit_on(order[0], &workers, &Deadline::never())
+                .expect("no deadline");
             message = [
                 order[0],
                 c.solutions as u64,
@@ -216,10 +220,13 @@ impl Mpi {
             Ok(())
         };
         if ranks == 1 {
-            run_units(
+            count_planned(
+                plan,
                 &todo,
+                |&id| id,
+                &Workers::new(options.threads),
                 &options,
-                |&id, _| Some(plan.count_unit(id)),
+                &options.deadline(),
                 |batch| record(batch.into_iter().map(|(k, c)| (todo[k], c)).collect()),
             )?;
         } else {

@@ -4,6 +4,7 @@
 use super::checksum::checksum_words;
 use super::shard::{in_shard, Shard};
 use crate::count::{count_unit, default_split, Skeleton, Tally, WorkUnit, MAX_N};
+use crate::schedule::Workers;
 use crate::Deadline;
 use std::fmt;
 use thiserror::Error;
@@ -54,6 +55,12 @@ pub enum Job {
     Count,
     /// Refuting "`queens` queens guard the full `rows x cols` board" (`"job":"guard"`).
     Guard(GuardJob),
+    /// Counting the N-queens solutions by the half-board join, its units cut to fit a memory
+    /// cap of `memory_mib` MiB (`"job":"count","kernel":"join","memory_mib":..`).
+    JoinCount {
+        /// The memory cap the units were cut for, MiB.
+        memory_mib: u64,
+    },
 }
 
 /// A sharded guard refutation: the board, the number of queens refuted, the rule and the depth
@@ -76,7 +83,7 @@ impl Job {
     /// The names of the two numbers its records carry.
     pub fn tallies(self) -> Tallies {
         match self {
-            Job::Count => Tallies::Count,
+            Job::Count | Job::JoinCount { .. } => Tallies::Count,
             Job::Guard(_) => Tallies::Guard,
         }
     }
@@ -165,6 +172,28 @@ pub trait WorkPlan: Sync {
     fn count_unit_until(&self, id: u64, deadline: &Deadline) -> Option<UnitCount> {
         let _ = deadline;
         Some(self.count_unit(id))
+    }
+    /// Whether a unit is counted on all the workers at once (units then run one after
+    /// another, each through [`WorkPlan::count_unit_on`]); by default each unit runs on one
+    /// thread and the workers take units side by side.
+    fn units_share_workers(&self) -> bool {
+        false
+    }
+    /// Counts unit `id` on `workers` (for plans whose [`WorkPlan::units_share_workers`]), or
+    /// `None` if `deadline` passed first; by default [`WorkPlan::count_unit_until`] on the
+    /// calling thread.
+    fn count_unit_on(&self, id: u64, workers: &Workers, deadline: &Deadline) -> Option<UnitCount> {
+        let _ = workers;
+        self.count_unit_until(id, deadline)
+    }
+    /// The estimated peak memory of counting unit `id`, bytes (`None`: small, not estimated).
+    fn unit_memory(&self, id: u64) -> Option<u64> {
+        let _ = id;
+        None
+    }
+    /// The counting kernel behind the units, in a word (`queens plan` says it).
+    fn kernel(&self) -> &'static str {
+        ""
     }
     /// A short human description of unit `id` (e.g. its pre-placed queens), for `queens plan`.
     fn describe_unit(&self, id: u64) -> String {
@@ -343,20 +372,47 @@ pub enum PlanError {
     /// A guard refutation's units could not be made (the message says why).
     #[error("{0}")]
     Guard(String),
+    /// The join's units could not be made (the memory cap is too small, the message says).
+    #[error("{0}")]
+    Join(String),
+    /// The deadline passed while the plan was being made.
+    #[error("stopped while making the plan")]
+    Stopped,
 }
 
 /// The work plan that `count --ledger`, `count --shard`, MPI runs, `plan` and `merge` use for
-/// board size `n`: the fast counter's ([`counter_plan`]). Swapping the counting engine is this
-/// one function.
+/// board size `n` with default options: [`plan_for_count`].
 pub fn plan_for(n: u32) -> Result<Box<dyn WorkPlan>, PlanError> {
+    plan_for_count(n, &crate::Options::default())
+}
+
+/// The work plan of a count of board size `n`: the join's ([`super::JoinPlan`], its units cut
+/// for the memory cap of `options`, [`crate::count::memory_cap`]) where the join is the faster
+/// kernel (N = 16..=23, [`crate::count::join_is_chosen`]), the constellation search's
+/// ([`counter_plan`]) elsewhere. Making a join plan samples each context's walk (seconds at
+/// N = 21, on `options`' threads; its deadline stops it).
+pub fn plan_for_count(n: u32, options: &crate::Options) -> Result<Box<dyn WorkPlan>, PlanError> {
+    if (1..=MAX_N).contains(&n) && crate::count::join_is_chosen(n) {
+        let memory_mib = crate::count::memory_cap(options) >> 20;
+        return super::join::JoinPlan::new(n, memory_mib, options)
+            .map(|p| Box::new(p) as Box<dyn WorkPlan>);
+    }
     counter_plan(n).ok_or(PlanError::UnsupportedSize { n })
 }
 
-/// The plan of a ledger's job (the header's `n` and `job`): [`plan_for`] for a count, the
-/// [`super::GuardPlan`] of the full board for a guard refutation.
-pub fn plan_for_job(n: u32, job: Job) -> Result<Box<dyn WorkPlan>, PlanError> {
+/// The plan of a ledger's job (the header's `n` and `job`): the constellation search's for a
+/// count without a kernel ([`counter_plan`], what every ledger before the join's plans holds),
+/// the join's with the header's memory cap, the [`super::GuardPlan`] of the full board for a
+/// guard refutation. `options` give the threads and deadline for making a join plan.
+pub fn plan_for_job(
+    n: u32,
+    job: Job,
+    options: &crate::Options,
+) -> Result<Box<dyn WorkPlan>, PlanError> {
     match job {
-        Job::Count => plan_for(n),
+        Job::Count => counter_plan(n).ok_or(PlanError::UnsupportedSize { n }),
+        Job::JoinCount { memory_mib } => super::join::JoinPlan::new(n, memory_mib, options)
+            .map(|p| Box::new(p) as Box<dyn WorkPlan>),
         Job::Guard(g) => super::guard::GuardPlan::full(g)
             .map(|p| Box::new(p) as Box<dyn WorkPlan>)
             .map_err(|e| PlanError::Guard(e.to_string())),

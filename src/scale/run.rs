@@ -7,8 +7,8 @@ use super::merge::{merge, MergeReport};
 use super::plan::{PlannedUnit, UnitCount, WorkPlan};
 use super::shard::{in_shard, Shard};
 use crate::options::WorkProgress;
-use crate::schedule::Workers;
-use crate::Options;
+use crate::schedule::{Finished, Workers};
+use crate::{Deadline, Options};
 use std::collections::HashSet;
 use std::path::Path;
 use std::sync::Arc;
@@ -92,15 +92,57 @@ fn progress_within(options: &Options, before: u64, total: u64) -> Options {
     options
 }
 
+/// Counts `units` of `plan` (heaviest first; `id` gives a unit's id) on `workers` until the
+/// deadline passes: side by side, each on one worker ([`Workers::run`]), or, for a plan whose
+/// units share the workers ([`WorkPlan::units_share_workers`]), one after another on all of
+/// them. A unit that the deadline interrupts is given up (not handed on). `on_done` hears the
+/// finished units as `(position in units, count)`, a few at a time, on the calling thread; the
+/// progress callback of `options` then hears `(done, total)`.
+pub fn count_planned<T: Sync, E>(
+    plan: &dyn WorkPlan,
+    units: &[T],
+    id: impl Fn(&T) -> u64 + Sync,
+    workers: &Workers,
+    options: &Options,
+    deadline: &Deadline,
+    mut on_done: impl FnMut(Vec<(usize, UnitCount)>) -> Result<(), E>,
+) -> Result<Finished, E> {
+    if !plan.units_share_workers() {
+        return workers.run(
+            units,
+            options,
+            deadline,
+            |u, d| plan.count_unit_until(id(u), d),
+            on_done,
+        );
+    }
+    let total = units.len() as u64;
+    let mut done = 0;
+    for (k, u) in units.iter().enumerate() {
+        if deadline.reached() {
+            break;
+        }
+        let Some(count) = plan.count_unit_on(id(u), workers, deadline) else {
+            break;
+        };
+        on_done(vec![(k, count)])?;
+        done += 1;
+        options.report(done, total);
+    }
+    Ok(Finished { done, total })
+}
+
 /// Counts the units of `plan` (of `shard` only, if given) that the ledger at `path` does not
 /// hold yet, appending one record per finished unit, then re-reads and checks the ledger.
 ///
 /// The shard's units come from the plan a batch at a time ([`WorkPlan::for_each_batch`]), so a
 /// shard of a huge plan starts at once and holds only one batch. Units run `options.threads`
-/// at a time (0: one per core), heaviest first, each on one thread; finished units are written
+/// at a time (0: one per core), heaviest first, each on one thread, or one at a time on all
+/// threads where the plan's units share them ([`count_planned`]); finished units are written
 /// in batches with one write and one `fsync` each, so a kill at any moment loses at most the
-/// units in flight. The deadline in `options` (time limit, cancel) is polled between units:
-/// units already started are finished and recorded, and the report says `stopped`. Progress
+/// units in flight. The deadline in `options` (time limit, cancel) stops the units in flight
+/// too (the counters poll it inside a unit): they are given up, not recorded, and the report
+/// says `stopped`. Progress
 /// reports count the shard's units, those done earlier included; the work reports
 /// ([`Options::report_work`]) carry the plan's work estimates, those of units done earlier
 /// counted as they are met. Returns [`LedgerError::Inconsistent`] if the ledger does not check
@@ -135,11 +177,13 @@ pub fn run(
         }
         options.report_work(progress);
         let batch_options = progress_within(options, progress.done, total);
-        let finished = workers.run(
+        let finished = count_planned(
+            plan,
             &todo,
+            |u| u.id,
+            &workers,
             &batch_options,
             &deadline,
-            |u, _| Some(plan.count_unit(u.id)),
             |results| {
                 let work: f64 = results.iter().map(|&(k, _)| todo[k].work).sum();
                 let results: Vec<(u64, UnitCount)> =

@@ -31,6 +31,11 @@ use rayon::prelude::*;
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+mod batches;
+pub(crate) use batches::{
+    count_all, reserved_bytes, table_bytes, tally_batch, JoinCut, DEFAULT_MEMORY_MIB,
+};
+
 /// No middle queen (even `n`).
 const NO_MIDDLE: u8 = u8::MAX;
 
@@ -206,6 +211,8 @@ fn read_word(chunk: &[u8], at: usize) -> u64 {
 struct Table {
     layout: Layout,
     buckets: Vec<Chunks>,
+    /// The bytes of its chunks.
+    bytes: usize,
 }
 
 impl Table {
@@ -787,6 +794,7 @@ fn fill_table(
     Some(Table {
         layout: *layout,
         buckets: per_bucket,
+        bytes: limit.bytes.load(Ordering::Relaxed),
     })
 }
 
@@ -1679,19 +1687,6 @@ struct Sorting {
     second: Sorted,
 }
 
-/// The default memory for the half tables of one batch, in MiB (`QUEENS_JOIN_MIB` sets it).
-pub(crate) const DEFAULT_TABLE_MIB: u64 = 3584;
-
-/// The memory budget of one batch's half tables, in bytes.
-pub(crate) fn table_budget() -> u64 {
-    let mib = std::env::var("QUEENS_JOIN_MIB")
-        .ok()
-        .and_then(|v| v.trim().parse::<u64>().ok())
-        .filter(|&m| m > 0)
-        .unwrap_or(DEFAULT_TABLE_MIB);
-    mib << 20
-}
-
 /// The largest board the join counts (projected from samples at N = 22 and 23; nothing above
 /// is measured).
 pub(crate) const MAX_JOIN_N: u32 = 23;
@@ -1735,256 +1730,6 @@ impl JoinRun {
         };
         self.other_cpu + self.fill_cpu * scale(self.halves) + self.match_cpu * scale(self.pairs)
     }
-}
-
-/// Counts every unit of the join for board size `n` (`applies(n)`), calling `on_done` with
-/// each finished unit on the calling thread. Returns the number of units counted and in all.
-/// The units are counted context by context (middle queen) and, within one, batch by batch:
-/// a batch is the units whose column sets meet a fixed set `M` of central columns in `P` or
-/// in its complement `M \ P`, and its tables hold only the halves it needs, so memory stays
-/// near [`table_budget`] whatever `n` (the smallest `M` that fits is chosen from a sampled
-/// count of the halves, so a batch may pass the budget by the sample's error); a context's
-/// batches run largest first (by the sampled pairs of their units). With `every` above 1
-/// only every `every`-th batch is counted (the contexts that need no batches are counted
-/// whole), for a projection of the cost ([`JoinRun::projected_cpu`]).
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn count_all(
-    n: u32,
-    budget: u64,
-    every: u64,
-    workers: &Workers,
-    options: &Options,
-    deadline: &Deadline,
-    mut on_done: impl FnMut(&JoinUnit, &UnitCounts),
-) -> JoinRun {
-    let cpu = || crate::schedule::cpu_seconds().unwrap_or(0.0);
-    let started_cpu = cpu();
-    let mut run = JoinRun::default();
-    let units = join_units(n);
-    let total_units = units.len() as u64;
-    let mut done = 0u64;
-    let level = Level::current();
-    let full = u32::MAX >> (32 - n);
-    let mut progress = WorkProgress {
-        done: 0,
-        total: total_units,
-        done_work: 0.0,
-        total_work: total_units as f64,
-    };
-    // The batches' runs report nothing themselves: progress counts over all the units.
-    let quiet = Options {
-        progress: None,
-        work_progress: None,
-        ..options.clone()
-    };
-    let mut rest: &[JoinUnit] = &units;
-    while let Some(first) = rest.first() {
-        let middle = first.middle;
-        let here = rest.iter().take_while(|u| u.middle == middle).count();
-        let (context, later) = rest.split_at(here);
-        rest = later;
-        let mid_bit = if middle == NO_MIDDLE {
-            0
-        } else {
-            1u32 << middle
-        };
-        let fixed = middle_attacks(n, middle);
-        // The mirror maps the context onto itself (no middle queen, or the centre one).
-        let symmetric = middle == NO_MIDDLE || 2 * middle as u32 == n - 1;
-        if deadline.reached() {
-            break;
-        }
-        let whole = Upper::context(n, &fixed, mid_bit, symmetric);
-        let offsets_bytes = 4u64 << n;
-        let records_budget = budget.saturating_sub(2 * offsets_bytes);
-        // Counts the members of one batch (units whose upper columns meet the batch columns
-        // in `part` or in `other`) from its tables (`tables[0]` holds the halves that meet
-        // them in `part`, `tables[1]` those in `other`; the same table when `same`). The
-        // units are counted by pairs of coarse buckets (their upper and lower columns'), each
-        // pair's buckets sorted by the worker that counts its units.
-        let mut run_batch = |members: &[JoinUnit],
-                             (batch_cols, part): (u32, u32),
-                             tables: [&Table; 2],
-                             same: bool| {
-            // The tables of a unit's upper and lower halves.
-            let sides = |u: &JoinUnit| match (same, u.upper & batch_cols == part) {
-                (true, _) => (0, 0),
-                (false, true) => (0, 1),
-                (false, false) => (1, 0),
-            };
-            let lower_cols = |u: &JoinUnit| full & !u.upper & !mid_bit;
-            let mut by_pair: std::collections::BTreeMap<BucketKeys, Vec<usize>> =
-                std::collections::BTreeMap::new();
-            for (i, u) in members.iter().enumerate() {
-                let (up, low) = sides(u);
-                let a = (up, tables[up].bucket_of(u.upper));
-                let b = (low, tables[low].bucket_of(lower_cols(u)));
-                by_pair.entry((a.min(b), a.max(b))).or_default().push(i);
-            }
-            let pairs: Vec<(BucketKeys, Vec<usize>)> = by_pair.into_iter().collect();
-            let count_pair = |(keys, units): &(BucketKeys, Vec<usize>), d: &Deadline| {
-                if d.reached() {
-                    return None;
-                }
-                Some(SORTING.with(|sorting| {
-                    let sorting = &mut *sorting.borrow_mut();
-                    let Sorting { first, second } = sorting;
-                    let (a, b) = *keys;
-                    sort_bucket(&tables[a.0].layout, &tables[a.0].buckets[a.1], first);
-                    if b != a {
-                        sort_bucket(&tables[b.0].layout, &tables[b.0].buckets[b.1], second);
-                    }
-                    let words = |t: usize, cols: u32| {
-                        let sorted = if (t, tables[t].bucket_of(cols)) == a {
-                            &*first
-                        } else {
-                            &*second
-                        };
-                        sorted.of(cols, tables[t].layout.tag)
-                    };
-                    SCRATCH.with(|s| {
-                        let scratch = &mut *s.borrow_mut();
-                        units
-                            .iter()
-                            .map(|&i| {
-                                let u = &members[i];
-                                let (up, low) = sides(u);
-                                let (ups, lows) = (words(up, u.upper), words(low, lower_cols(u)));
-                                (i, count_unit_with(level, u, ups, lows, scratch))
-                            })
-                            .collect::<Vec<_>>()
-                    })
-                }))
-            };
-            let finished = workers.run(&pairs, &quiet, deadline, count_pair, |batch| {
-                for (_, counted) in batch {
-                    for (i, c) in counted {
-                        on_done(&members[i], &c);
-                        done += 1;
-                        progress.done += 1;
-                        progress.done_work += 1.0;
-                    }
-                }
-                options.report(done, total_units);
-                options.report_work(progress);
-                Ok::<(), Infallible>(())
-            });
-            if let Err(never) = finished {
-                match never {}
-            }
-        };
-        // The whole context in one batch when a sample of the walks says that its table fits
-        // (the filling stops as soon as it passes the budget).
-        let sample = sample_halves(level, &whole, workers, deadline);
-        if deadline.reached() {
-            break;
-        }
-        let estimate = sample.total();
-        let layout = Layout::new(n, workers.threads(), estimate);
-        let fits = records_budget - records_budget / 16;
-        let whole_table = if estimate * layout.raw as u64 <= fits {
-            fill_table(
-                level,
-                &layout,
-                &Pieces::new(vec![whole.clone()], START_DEPTH),
-                records_budget as usize,
-                workers,
-                deadline,
-            )
-        } else {
-            None
-        };
-        if deadline.reached() {
-            break;
-        }
-        if let Some(table) = whole_table {
-            run_batch(context, (0, 0), [&table, &table], true);
-            continue;
-        }
-        // Otherwise the sample chooses the batches.
-        let batch_cols = choose_batch_columns(n, middle, &sample, layout.raw as u64, fits);
-        let m = batch_cols.count_ones();
-        let layout = Layout::new(n, workers.threads(), estimate >> m);
-        // The sampled halves of each part, and of each unit's sides, for the projection.
-        let part_halves = sample.by_part(batch_cols);
-        // The batches: each unit goes to that of its part and its part's complement (their
-        // lesser, as numbers of `m` bits), with the sampled sizes of its work.
-        let low = (1u32 << m) - 1;
-        let mut by_part: Vec<Vec<JoinUnit>> = vec![Vec::new(); 1 << m];
-        for u in context {
-            let q = extract(u.upper, batch_cols);
-            by_part[q.min(!q & low) as usize].push(*u);
-        }
-        let sides = |u: &JoinUnit| {
-            let lower = full & !u.upper & !mid_bit;
-            sample.counts[u.upper as usize] as f64 * sample.counts[lower as usize] as f64
-        };
-        let mut batches: Vec<(u32, Vec<JoinUnit>, f64, f64)> = by_part
-            .into_iter()
-            .enumerate()
-            .filter(|(_, members)| !members.is_empty())
-            .map(|(p, members)| {
-                let p = p as u32;
-                let halves = (part_halves[p as usize]
-                    + if !p & low == p {
-                        0
-                    } else {
-                        part_halves[(!p & low) as usize]
-                    }) as f64;
-                let pairs = members.iter().map(sides).sum();
-                (p, members, halves, pairs)
-            })
-            .collect();
-        // The largest first: the batches a sampled run counts (every K-th in this order) then
-        // have every size in their share.
-        batches.sort_by(|x, y| y.3.total_cmp(&x.3).then(x.0.cmp(&y.0)));
-        for (p, members, halves, pairs) in batches {
-            if deadline.reached() {
-                break;
-            }
-            let part = deposit(p, batch_cols);
-            let other = batch_cols & !part;
-            run.batches += 1;
-            run.halves[0] += halves;
-            run.pairs[0] += pairs;
-            if (run.batches - 1) % every.max(1) != 0 {
-                continue;
-            }
-            run.halves[1] += halves;
-            run.pairs[1] += pairs;
-            let batch_started = cpu();
-            // (A table without a limit is filled unless the deadline stops it.)
-            let build = |part: u32| {
-                fill_table(
-                    level,
-                    &layout,
-                    &Pieces::new(whole.with_part(batch_cols, part), START_DEPTH),
-                    usize::MAX,
-                    workers,
-                    deadline,
-                )
-            };
-            let Some(table_p) = build(part) else { break };
-            let table_o = if other == part {
-                None
-            } else {
-                let Some(table) = build(other) else { break };
-                Some(table)
-            };
-            let same = table_o.is_none();
-            let table_o = table_o.as_ref().unwrap_or(&table_p);
-            let filled = cpu();
-            run_batch(&members, (batch_cols, part), [&table_p, table_o], same);
-            run.batches_counted += 1;
-            let ended = cpu();
-            run.fill_cpu += filled - batch_started;
-            run.match_cpu += ended - filled;
-        }
-    }
-    run.other_cpu = cpu() - started_cpu - run.batch_cpu();
-    run.done = done;
-    run.total = total_units;
-    run
 }
 
 /// The columns that the middle queen (in column `middle` of row `n / 2`) attacks, row by row
@@ -2088,7 +1833,7 @@ mod tests {
         for n in 4..=14u32 {
             let i = n as usize - 1;
             // The default budget (no batches), a small one and a tiny one (the most batches).
-            for budget in [DEFAULT_TABLE_MIB << 20, 1 << 16, 1] {
+            for budget in [DEFAULT_MEMORY_MIB << 20, 1 << 16, 1] {
                 for threads in [1, 2] {
                     let (tally, _) = join_count(n, budget, threads);
                     assert_eq!(tally.solutions, SOLUTIONS[i], "N = {n}, budget {budget}");

@@ -1,0 +1,563 @@
+//! The join cut into batches: the deterministic units of the join's work plans, and the one
+//! way every count by the join (plain, ledger, shard, MPI) counts them.
+//!
+//! A *batch* of a context (middle queen) is the set of its units whose upper columns meet a
+//! fixed set `M` of central columns in a part `P` or in its complement `M \ P`; its tables
+//! hold only the halves whose columns meet `M` in `P` or in `M \ P`, made by walks of those
+//! parts alone, so the batches of a context together walk its tree once. A context whose
+//! table fits the memory budget whole is one batch (`M` empty). The cut ([`JoinCut`]) picks
+//! each context's `M` from a deterministic sample of its walk, so it is the same on every
+//! machine for the same board size and budget. While a batch is counted its tables are held
+//! to the budget: a table that passes it is dropped and the batch is split by one more
+//! central column and counted in two halves (same units, same counts).
+
+use super::*;
+use crate::count::Tally;
+
+/// The memory cap of a count by the join, in MiB, unless `--memory` (or `QUEENS_JOIN_MIB`)
+/// says otherwise.
+pub(crate) const DEFAULT_MEMORY_MIB: u64 = 4096;
+
+/// The most central columns a batch is cut by.
+const MAX_BATCH_COLUMNS: u32 = 12;
+
+/// What the process needs besides the tables of the batch in hand, for board size `n`: the
+/// program, the sample's per-set counts and the offsets of two tables, the sort and matcher
+/// buffers of the workers.
+pub(crate) fn reserved_bytes(n: u32) -> u64 {
+    (96 << 20) + 4 * (4u64 << n)
+}
+
+/// The bytes the tables of one batch may take under a cap of `memory` bytes for the whole
+/// process (0 when the cap does not even cover [`reserved_bytes`]).
+pub(crate) fn table_bytes(n: u32, memory: u64) -> u64 {
+    memory.saturating_sub(reserved_bytes(n))
+}
+
+/// One batch: the units of one context whose upper columns meet `cols` in `part` or in
+/// `cols \ part`, with the sampled size of its work.
+#[derive(Clone, Debug)]
+pub(crate) struct JoinBatch {
+    /// The context's middle queen ([`NO_MIDDLE`] for even `n`).
+    pub(crate) middle: u8,
+    /// The batch columns `M` (empty: the whole context).
+    pub(crate) cols: u32,
+    /// The part `P` of `M` (a column set; the lesser of `P` and `M \ P` as numbers of
+    /// `|M|` bits).
+    pub(crate) part: u32,
+    /// Its units, in increasing order.
+    pub(crate) members: Vec<JoinUnit>,
+    /// Sampled halves in its tables and pairs of halves in its units (for order, progress and
+    /// projections).
+    pub(crate) halves: f64,
+    pub(crate) pairs: f64,
+}
+
+/// The join of board size `n` cut into batches under a table budget: contexts in order, each
+/// context's batches largest first (by sampled pairs). Deterministic for `n` and the budget.
+#[derive(Clone, Debug)]
+pub(crate) struct JoinCut {
+    pub(crate) n: u32,
+    /// The bytes the tables of one batch may take.
+    pub(crate) budget: u64,
+    pub(crate) batches: Vec<JoinBatch>,
+    /// The sampled bytes of the largest batch's tables: above `budget` when even the finest
+    /// cut does not fit (its batches are then filled without a limit).
+    pub(crate) needed: u64,
+}
+
+/// The column bit of a middle queen (none for [`NO_MIDDLE`]).
+fn middle_bit(middle: u8) -> u32 {
+    if middle == NO_MIDDLE {
+        0
+    } else {
+        1u32 << middle
+    }
+}
+
+/// The walk of the upper halves of the context of `middle`.
+fn context_walk(n: u32, middle: u8) -> Upper {
+    let symmetric = middle == NO_MIDDLE || 2 * middle as u32 == n - 1;
+    Upper::context(n, &middle_attacks(n, middle), middle_bit(middle), symmetric)
+}
+
+impl JoinCut {
+    /// The cut of `n` whose batches' tables fit `budget` bytes by a sample of each context's
+    /// walk (see `needed` for a budget that even the finest cut passes); `None` if `deadline`
+    /// stopped the sampling.
+    pub(crate) fn new(
+        n: u32,
+        budget: u64,
+        workers: &Workers,
+        deadline: &Deadline,
+    ) -> Option<JoinCut> {
+        let level = Level::current();
+        let full = u32::MAX >> (32 - n);
+        let units = join_units(n);
+        let mut batches = Vec::new();
+        let mut needed = 0u64;
+        let mut rest: &[JoinUnit] = &units;
+        while let Some(first) = rest.first() {
+            let middle = first.middle;
+            let here = rest.iter().take_while(|u| u.middle == middle).count();
+            let (context, later) = rest.split_at(here);
+            rest = later;
+            let mid_bit = middle_bit(middle);
+            let whole = context_walk(n, middle);
+            let sample = sample_halves(level, &whole, workers, deadline);
+            if deadline.reached() {
+                return None;
+            }
+            let estimate = sample.total();
+            let offsets = 2 * (4u64 << n);
+            let fits = budget.saturating_sub(offsets);
+            let fits = fits - fits / 16;
+            let record = Layout::new(n, 1, estimate).raw as u64;
+            let sides = |u: &JoinUnit| {
+                let lower = full & !u.upper & !mid_bit;
+                sample.counts[u.upper as usize] as f64 * sample.counts[lower as usize] as f64
+            };
+            if estimate * record <= fits {
+                needed = needed.max(estimate * record + offsets);
+                batches.push(JoinBatch {
+                    middle,
+                    cols: 0,
+                    part: 0,
+                    members: context.to_vec(),
+                    halves: estimate as f64,
+                    pairs: context.iter().map(sides).sum(),
+                });
+                continue;
+            }
+            let cols = choose_batch_columns(n, middle, &sample, record, fits);
+            let m = cols.count_ones();
+            let low = (1u32 << m) - 1;
+            let part_halves = sample.by_part(cols);
+            let worst = (0..=low)
+                .map(|p| part_halves[p as usize] + part_halves[(!p & low) as usize])
+                .max()
+                .unwrap_or(0);
+            let worst = sample.scaled(worst) * Layout::new(n, 1, estimate >> m).raw as u64;
+            needed = needed.max(worst + offsets);
+            let mut by_part: Vec<Vec<JoinUnit>> = vec![Vec::new(); 1 << m];
+            for u in context {
+                let q = extract(u.upper, cols);
+                by_part[q.min(!q & low) as usize].push(*u);
+            }
+            let mut here: Vec<JoinBatch> = by_part
+                .into_iter()
+                .enumerate()
+                .filter(|(_, members)| !members.is_empty())
+                .map(|(p, members)| {
+                    let p = p as u32;
+                    let halves = part_halves[p as usize]
+                        + if !p & low == p {
+                            0
+                        } else {
+                            part_halves[(!p & low) as usize]
+                        };
+                    JoinBatch {
+                        middle,
+                        cols,
+                        part: deposit(p, cols),
+                        pairs: members.iter().map(sides).sum(),
+                        members,
+                        halves: sample.scaled(halves) as f64,
+                    }
+                })
+                .collect();
+            // The largest first: the batches a sampled run counts (every K-th in this order)
+            // then have every size in their share.
+            here.sort_by(|x, y| y.pairs.total_cmp(&x.pairs).then(x.part.cmp(&y.part)));
+            batches.extend(here);
+        }
+        Some(JoinCut {
+            n,
+            budget,
+            batches,
+            needed,
+        })
+    }
+}
+
+/// Hears finished units with their counts, a few at a time.
+pub(crate) type OnDone<'a> = dyn FnMut(&[(JoinUnit, UnitCounts)]) + 'a;
+
+/// How counting a batch ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BatchEnd {
+    /// Every unit of the batch was handed on.
+    Counted,
+    /// The deadline stopped it; the units handed on before are exact, the others not counted.
+    Stopped,
+}
+
+/// Counts the units of `batch` of a board of size `n` on `workers` under a table budget of
+/// `budget` bytes, handing each finished unit's counts to `on_done` on the calling thread
+/// (a few at a time, as they finish). `quiet` are the options the workers run under.
+/// Also returns the CPU seconds (this process's) spent filling tables.
+pub(crate) fn count_batch(
+    n: u32,
+    batch: &JoinBatch,
+    budget: u64,
+    workers: &Workers,
+    quiet: &Options,
+    deadline: &Deadline,
+    on_done: &mut OnDone<'_>,
+) -> (BatchEnd, f64) {
+    let group = Group {
+        n,
+        middle: batch.middle,
+        whole: context_walk(n, batch.middle),
+        budget,
+        workers,
+        quiet,
+        deadline,
+        fill_cpu: std::cell::Cell::new(0.0),
+    };
+    let end = group.count(
+        batch.cols,
+        batch.part,
+        &batch.members,
+        batch.halves as u64,
+        on_done,
+    );
+    (end, group.fill_cpu.get())
+}
+
+/// The units of `batch` counted to one [`Tally`], or `None` if `deadline` stopped them first
+/// (no unit of the batch is then counted): a join plan's unit.
+pub(crate) fn tally_batch(
+    n: u32,
+    batch: &JoinBatch,
+    budget: u64,
+    workers: &Workers,
+    deadline: &Deadline,
+) -> Option<Tally> {
+    let mut tally = Tally::default();
+    let quiet = Options::with_threads(workers.threads());
+    let (end, _) = count_batch(n, batch, budget, workers, &quiet, deadline, &mut |done| {
+        for (u, c) in done {
+            tally.add_orbit(u.orbit, c);
+        }
+    });
+    (end == BatchEnd::Counted).then_some(tally)
+}
+
+/// What counting the groups of one batch shares.
+struct Group<'a> {
+    n: u32,
+    middle: u8,
+    whole: Upper,
+    budget: u64,
+    workers: &'a Workers,
+    quiet: &'a Options,
+    deadline: &'a Deadline,
+    /// CPU seconds spent filling tables.
+    fill_cpu: std::cell::Cell<f64>,
+}
+
+impl Group<'_> {
+    /// Counts `members` (units whose upper columns meet `cols` in `part` or in
+    /// `cols \ part`), about `expected` halves: fills the two tables within the budget and
+    /// matches, or, when a table passes the budget, splits the group by the next central
+    /// column and counts both halves.
+    fn count(
+        &self,
+        cols: u32,
+        part: u32,
+        members: &[JoinUnit],
+        expected: u64,
+        on_done: &mut OnDone<'_>,
+    ) -> BatchEnd {
+        if members.is_empty() {
+            return BatchEnd::Counted;
+        }
+        let (n, level) = (self.n, Level::current());
+        let layout = Layout::new(n, self.workers.threads(), expected.max(1));
+        let offsets = 2 * (4u64 << n);
+        let next = self.next_column(cols);
+        // The last cut fills without a limit.
+        let max = match next {
+            Some(_) => self.budget.saturating_sub(offsets) as usize,
+            None => usize::MAX,
+        };
+        let fill = |walks: Vec<Upper>, max: usize| {
+            fill_table(
+                level,
+                &layout,
+                &Pieces::new(walks, START_DEPTH),
+                max,
+                self.workers,
+                self.deadline,
+            )
+        };
+        let other = cols & !part;
+        let cpu = || crate::schedule::cpu_seconds().unwrap_or(0.0);
+        let fill_started = cpu();
+        let tables = if cols == 0 {
+            fill(vec![self.whole.clone()], max).map(|t| (t, None))
+        } else {
+            fill(self.whole.with_part(cols, part), max).and_then(|p| {
+                if other == part {
+                    Some((p, None))
+                } else {
+                    let left = max.saturating_sub(p.bytes);
+                    fill(self.whole.with_part(cols, other), left).map(|o| (p, Some(o)))
+                }
+            })
+        };
+        self.fill_cpu
+            .set(self.fill_cpu.get() + cpu() - fill_started);
+        if self.deadline.reached() {
+            return BatchEnd::Stopped;
+        }
+        let Some((table_p, table_o)) = tables else {
+            // Over the budget: one more central column, and the two halves of the group.
+            let c = next.expect("the last cut has no limit");
+            let wider = cols | 1 << c;
+            let (with_c, without_c): (Vec<JoinUnit>, Vec<JoinUnit>) = members
+                .iter()
+                .partition(|u| (u.upper & wider == part | 1 << c) || (u.upper & wider == other));
+            let end = self.count(wider, part | 1 << c, &with_c, expected / 2, on_done);
+            if end == BatchEnd::Stopped {
+                return end;
+            }
+            return self.count(wider, part, &without_c, expected / 2, on_done);
+        };
+        let same = table_o.is_none();
+        let table_o = table_o.as_ref().unwrap_or(&table_p);
+        self.match_members(members, (cols, part), [&table_p, table_o], same, on_done)
+    }
+
+    /// The next central column to cut by, outside `cols` and the middle queen's, or `None` at
+    /// the finest cut.
+    fn next_column(&self, cols: u32) -> Option<u32> {
+        if cols.count_ones() >= MAX_BATCH_COLUMNS {
+            return None;
+        }
+        let n = self.n;
+        let taken = cols | middle_bit(self.middle);
+        (0..n)
+            .filter(|&c| taken >> c & 1 == 0)
+            .min_by_key(|&c| ((2 * c as i32 - (n as i32 - 1)).abs(), c))
+    }
+
+    /// Counts `members` from their tables (`tables[0]` holds the halves that meet the batch
+    /// columns in `part`, `tables[1]` those in the rest; the same table when `same`), by
+    /// pairs of coarse buckets (their upper and lower columns'), each pair's buckets sorted by
+    /// the worker that counts its units.
+    fn match_members(
+        &self,
+        members: &[JoinUnit],
+        (batch_cols, part): (u32, u32),
+        tables: [&Table; 2],
+        same: bool,
+        on_done: &mut OnDone<'_>,
+    ) -> BatchEnd {
+        let level = Level::current();
+        let full = u32::MAX >> (32 - self.n);
+        let mid_bit = middle_bit(self.middle);
+        // The tables of a unit's upper and lower halves.
+        let sides = |u: &JoinUnit| match (same, u.upper & batch_cols == part) {
+            (true, _) => (0, 0),
+            (false, true) => (0, 1),
+            (false, false) => (1, 0),
+        };
+        let lower_cols = |u: &JoinUnit| full & !u.upper & !mid_bit;
+        let mut by_pair: std::collections::BTreeMap<BucketKeys, Vec<usize>> =
+            std::collections::BTreeMap::new();
+        for (i, u) in members.iter().enumerate() {
+            let (up, low) = sides(u);
+            let a = (up, tables[up].bucket_of(u.upper));
+            let b = (low, tables[low].bucket_of(lower_cols(u)));
+            by_pair.entry((a.min(b), a.max(b))).or_default().push(i);
+        }
+        let pairs: Vec<(BucketKeys, Vec<usize>)> = by_pair.into_iter().collect();
+        let count_pair = |(keys, units): &(BucketKeys, Vec<usize>), d: &Deadline| {
+            if d.reached() {
+                return None;
+            }
+            Some(SORTING.with(|sorting| {
+                let sorting = &mut *sorting.borrow_mut();
+                let Sorting { first, second } = sorting;
+                let (a, b) = *keys;
+                sort_bucket(&tables[a.0].layout, &tables[a.0].buckets[a.1], first);
+                if b != a {
+                    sort_bucket(&tables[b.0].layout, &tables[b.0].buckets[b.1], second);
+                }
+                let words = |t: usize, cols: u32| {
+                    let sorted = if (t, tables[t].bucket_of(cols)) == a {
+                        &*first
+                    } else {
+                        &*second
+                    };
+                    sorted.of(cols, tables[t].layout.tag)
+                };
+                SCRATCH.with(|s| {
+                    let scratch = &mut *s.borrow_mut();
+                    units
+                        .iter()
+                        .map(|&i| {
+                            let u = &members[i];
+                            let (up, low) = sides(u);
+                            let (ups, lows) = (words(up, u.upper), words(low, lower_cols(u)));
+                            (*u, count_unit_with(level, u, ups, lows, scratch))
+                        })
+                        .collect::<Vec<_>>()
+                })
+            }))
+        };
+        let finished = self
+            .workers
+            .run(&pairs, self.quiet, self.deadline, count_pair, |batch| {
+                for (_, counted) in batch {
+                    on_done(&counted);
+                }
+                Ok::<(), Infallible>(())
+            });
+        match finished {
+            Ok(f) if !f.stopped() => BatchEnd::Counted,
+            Ok(_) => BatchEnd::Stopped,
+            Err(never) => match never {},
+        }
+    }
+}
+
+/// Counts every unit of the join for board size `n` (`applies(n)`), calling `on_done` with
+/// each finished unit on the calling thread. The units are counted batch by batch
+/// ([`JoinCut`] under `budget` bytes of tables), so memory stays near the budget whatever
+/// `n` (the cut comes from a sample, and a batch whose tables pass the budget is split
+/// further). With `every` above 1 only every `every`-th batch of the contexts that need
+/// batches is counted (the others are counted whole), for a projection of the cost
+/// ([`JoinRun::projected_cpu`]).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn count_all(
+    n: u32,
+    budget: u64,
+    every: u64,
+    workers: &Workers,
+    options: &Options,
+    deadline: &Deadline,
+    mut on_done: impl FnMut(&JoinUnit, &UnitCounts),
+) -> JoinRun {
+    let cpu = || crate::schedule::cpu_seconds().unwrap_or(0.0);
+    let started_cpu = cpu();
+    let mut run = JoinRun::default();
+    let total_units = join_units(n).len() as u64;
+    let mut progress = WorkProgress {
+        done: 0,
+        total: total_units,
+        done_work: 0.0,
+        total_work: total_units as f64,
+    };
+    // The batches report nothing themselves: progress counts over all the units.
+    let quiet = Options {
+        progress: None,
+        work_progress: None,
+        ..options.clone()
+    };
+    // A cut that does not fit the budget (`needed` above it) is counted at its finest anyway:
+    // the plain count has no up-front check (the plans have).
+    let Some(cut) = JoinCut::new(n, budget, workers, deadline) else {
+        run.total = total_units;
+        return run;
+    };
+    for batch in &cut.batches {
+        if deadline.reached() {
+            break;
+        }
+        let counted = batch.cols == 0 || {
+            run.batches += 1;
+            run.halves[0] += batch.halves;
+            run.pairs[0] += batch.pairs;
+            (run.batches - 1) % every.max(1) == 0
+        };
+        if !counted {
+            continue;
+        }
+        let batch_started = cpu();
+        let (end, fill_cpu) =
+            count_batch(n, batch, budget, workers, &quiet, deadline, &mut |done| {
+                for (u, c) in done {
+                    on_done(u, c);
+                    progress.done += 1;
+                    progress.done_work += 1.0;
+                }
+                options.report(progress.done, total_units);
+                options.report_work(progress);
+            });
+        if batch.cols != 0 {
+            run.halves[1] += batch.halves;
+            run.pairs[1] += batch.pairs;
+            run.batches_counted += 1;
+            run.fill_cpu += fill_cpu;
+            run.match_cpu += cpu() - batch_started - fill_cpu;
+        }
+        if end == BatchEnd::Stopped {
+            break;
+        }
+    }
+    run.other_cpu = cpu() - started_cpu - run.batch_cpu();
+    run.done = progress.done;
+    run.total = total_units;
+    run
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Solutions;
+
+    /// The four images of a join unit's class that [`join_units`] picks its least from.
+    fn class_of(n: u32, columns: &[usize]) -> (u8, u32) {
+        let h = (n / 2) as usize;
+        let upper = columns[..h].iter().fold(0u32, |s, &c| s | 1 << c);
+        let middle = if n % 2 == 1 {
+            columns[h] as u8
+        } else {
+            NO_MIDDLE
+        };
+        images(n, upper, middle)
+            .into_iter()
+            .map(|(u, m)| (m, u))
+            .min()
+            .expect("four images")
+    }
+
+    /// Every batch of the cut, at the default budget and at budgets that cut every context,
+    /// counts exactly the solutions (found by the board's own enumerator) whose class of join
+    /// units it holds; the batches hold every join unit once.
+    #[test]
+    fn each_batch_counts_the_solutions_of_its_units() {
+        let workers = Workers::new(2);
+        for n in 8..=14u32 {
+            let mut by_class: std::collections::HashMap<(u8, u32), u128> = Default::default();
+            for columns in Solutions::new(n, false) {
+                let cols: Vec<usize> = columns.iter().map(|&c| c as usize).collect();
+                *by_class.entry(class_of(n, &cols)).or_default() += 1;
+            }
+            for budget in [u64::MAX >> 1, 1 << 14, 1] {
+                let cut = JoinCut::new(n, budget, &workers, &Deadline::never()).unwrap();
+                let mut seen = std::collections::HashSet::new();
+                for batch in &cut.batches {
+                    let tally = tally_batch(n, batch, budget, &workers, &Deadline::never())
+                        .expect("no deadline");
+                    let expected: u128 = batch
+                        .members
+                        .iter()
+                        .map(|u| {
+                            assert!(seen.insert((u.middle, u.upper)), "a unit in two batches");
+                            by_class.get(&(u.middle, u.upper)).copied().unwrap_or(0)
+                        })
+                        .sum();
+                    assert_eq!(
+                        tally.solutions, expected,
+                        "N = {n}, budget {budget}, {batch:?}"
+                    );
+                }
+                assert_eq!(seen.len(), join_units(n).len(), "N = {n}, budget {budget}");
+            }
+        }
+    }
+}

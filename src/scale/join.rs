@@ -1,0 +1,272 @@
+//! The join's work plan: the half-board join ([`crate::count::JoinBatches`]) cut into units
+//! that fit a memory cap, for ledgers, shards, MPI and `merge`.
+//!
+//! A unit is one batch of the join: the join units of one context (middle queen) whose columns
+//! meet a set of central columns in one part or its complement. Counting it builds only its
+//! own tables and runs on all the workers at once ([`WorkPlan::units_share_workers`]), so a
+//! process holds one unit's tables at a time and stays within its cap. The cut comes from a
+//! deterministic sample of each context's walk: the same board size and cap give the same
+//! plan on every machine, and the ledger header names the cap (`"memory_mib"`) so that a
+//! resumed run or a merge rebuilds the same plan.
+
+use super::checksum::checksum_words;
+use super::plan::{Job, PlanError, PlannedUnit, UnitCount, UnitSpec, WorkPlan, BATCH_UNITS};
+use super::shard::{in_shard, Shard};
+use crate::count::{JoinBatches, Tally};
+use crate::schedule::Workers;
+use crate::{Deadline, Options};
+
+/// Marks the checksums of the join's plans, so that they never equal another plan's.
+const JOIN_PLAN_TAG: u64 = 0x7175_6565_6e73_4a01; // "queens" J, version 1
+
+/// The join's plan of one board size under one memory cap.
+pub struct JoinPlan {
+    batches: JoinBatches,
+    memory_mib: u64,
+    specs: Vec<UnitSpec>,
+    checksum: u64,
+}
+
+impl JoinPlan {
+    /// The plan of board size `n` (N = 4..=23) for a cap of `memory_mib` MiB per process,
+    /// sampled on `options`' threads (its deadline stops the sampling).
+    pub fn new(n: u32, memory_mib: u64, options: &Options) -> Result<JoinPlan, PlanError> {
+        let workers = Workers::new(options.threads);
+        let batches = JoinBatches::new(n, memory_mib << 20, &workers, &options.deadline())
+            .map_err(|e| match e {
+                crate::count::CountError::UnsupportedSize { n } => PlanError::UnsupportedSize { n },
+                other => PlanError::Join(other.to_string()),
+            })?
+            .ok_or(PlanError::Stopped)?;
+        let specs: Vec<UnitSpec> = (0..batches.len())
+            .map(|i| UnitSpec {
+                id: i as u64,
+                checksum: checksum_words(std::iter::once(u64::from(n)).chain(batches.key(i))),
+            })
+            .collect();
+        let checksum = checksum_words(
+            [JOIN_PLAN_TAG, u64::from(n), memory_mib, specs.len() as u64]
+                .into_iter()
+                .chain(specs.iter().flat_map(|s| [s.id, s.checksum])),
+        );
+        Ok(JoinPlan {
+            batches,
+            memory_mib,
+            specs,
+            checksum,
+        })
+    }
+
+    /// The memory cap the units were cut for, MiB.
+    pub fn memory_mib(&self) -> u64 {
+        self.memory_mib
+    }
+}
+
+/// A unit's tally as a ledger's count.
+fn unit_count(tally: Tally) -> UnitCount {
+    UnitCount {
+        solutions: tally.solutions,
+        unique_x8: tally.classes_times_8.iter().sum(),
+    }
+}
+
+impl WorkPlan for JoinPlan {
+    fn n(&self) -> u32 {
+        self.batches.n()
+    }
+
+    fn job(&self) -> Job {
+        Job::JoinCount {
+            memory_mib: self.memory_mib,
+        }
+    }
+
+    fn unit_count(&self) -> u64 {
+        self.specs.len() as u64
+    }
+
+    fn checksum(&self) -> u64 {
+        self.checksum
+    }
+
+    fn spec(&self, id: u64) -> Option<UnitSpec> {
+        self.specs.get(usize::try_from(id).ok()?).copied()
+    }
+
+    fn range_checksums(&self, ranges: &[(u64, u64)]) -> Vec<Option<u64>> {
+        super::plan::listed_range_checksums(&self.specs, ranges)
+    }
+
+    fn for_each_batch(
+        &self,
+        shard: Option<Shard>,
+        batch: &mut dyn FnMut(Vec<PlannedUnit>) -> bool,
+    ) {
+        let mut units: Vec<PlannedUnit> = (0..self.specs.len())
+            .filter(|&i| in_shard(shard, i as u64))
+            .map(|i| PlannedUnit {
+                id: i as u64,
+                work: self.batches.work(i),
+            })
+            .collect();
+        units.sort_by(|a, b| b.work.total_cmp(&a.work).then(a.id.cmp(&b.id)));
+        for chunk in units.chunks(BATCH_UNITS) {
+            if !batch(chunk.to_vec()) {
+                return;
+            }
+        }
+    }
+
+    fn estimated_work(&self, shard: Option<Shard>) -> f64 {
+        (0..self.specs.len())
+            .filter(|&i| in_shard(shard, i as u64))
+            .map(|i| self.batches.work(i))
+            .sum()
+    }
+
+    fn count_unit(&self, id: u64) -> UnitCount {
+        let workers = Workers::new(1);
+        self.count_unit_on(id, &workers, &Deadline::never())
+            .expect("no deadline")
+    }
+
+    fn count_unit_until(&self, id: u64, deadline: &Deadline) -> Option<UnitCount> {
+        self.count_unit_on(id, &Workers::new(1), deadline)
+    }
+
+    fn units_share_workers(&self) -> bool {
+        true
+    }
+
+    fn count_unit_on(&self, id: u64, workers: &Workers, deadline: &Deadline) -> Option<UnitCount> {
+        let i = usize::try_from(id).ok().filter(|&i| i < self.specs.len())?;
+        self.batches.count(i, workers, deadline).map(unit_count)
+    }
+
+    fn unit_memory(&self, id: u64) -> Option<u64> {
+        let i = usize::try_from(id).ok().filter(|&i| i < self.specs.len())?;
+        Some(self.batches.unit_bytes(i))
+    }
+
+    fn kernel(&self) -> &'static str {
+        "join"
+    }
+
+    fn describe_unit(&self, id: u64) -> String {
+        usize::try_from(id)
+            .ok()
+            .filter(|&i| i < self.specs.len())
+            .map(|i| self.batches.describe(i))
+            .unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scale::plan::counter_plan;
+
+    /// A000170 and A002562 for N = 12..=16.
+    const COUNTS: [(u32, u128, u128); 5] = [
+        (12, 14200, 1787),
+        (13, 73712, 9233),
+        (14, 365596, 45752),
+        (15, 2279184, 285053),
+        (16, 14772512, 1846955),
+    ];
+
+    fn total(plan: &dyn WorkPlan, ids: impl Iterator<Item = u64>) -> UnitCount {
+        let workers = Workers::new(2);
+        ids.map(|id| {
+            plan.count_unit_on(id, &workers, &Deadline::never())
+                .unwrap()
+        })
+        .fold(UnitCount::default(), |a, b| a.checked_add(b).unwrap())
+    }
+
+    /// The join's plan, whole and cut into shards, sums to the known counts, under the
+    /// default cap and under caps small enough to cut every context into batches.
+    #[test]
+    fn join_plans_and_their_shards_sum_to_the_count() {
+        for &(n, solutions, unique) in &COUNTS {
+            let reserved = crate::count::join_reserved_bytes(n).div_ceil(1 << 20);
+            for memory_mib in [4096, reserved + 4, reserved + 1] {
+                let plan = match JoinPlan::new(n, memory_mib, &Options::with_threads(2)) {
+                    Ok(plan) => plan,
+                    Err(PlanError::Join(_)) if memory_mib == reserved + 1 => continue,
+                    Err(e) => panic!("N = {n}, {memory_mib} MiB: {e}"),
+                };
+                if n == 16 && memory_mib < 4096 {
+                    assert!(
+                        plan.unit_count() > 1,
+                        "the small cap cuts N = 16 into batches"
+                    );
+                }
+                assert_eq!(plan.job(), Job::JoinCount { memory_mib });
+                for k in [1u64, 2, 3, 7] {
+                    let mut sum = UnitCount::default();
+                    for index in 0..k {
+                        let shard = Shard { index, count: k };
+                        let mut ids = Vec::new();
+                        plan.for_each_batch(Some(shard), &mut |b| {
+                            ids.extend(b.iter().map(|u| u.id));
+                            true
+                        });
+                        sum = sum.checked_add(total(&plan, ids.into_iter())).unwrap();
+                    }
+                    assert_eq!(
+                        sum.solutions, solutions,
+                        "N = {n}, {memory_mib} MiB, K = {k}"
+                    );
+                    assert_eq!(
+                        sum.unique_x8,
+                        8 * unique,
+                        "N = {n}, {memory_mib} MiB, K = {k}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Same size and cap, same plan; another cap or kernel, another checksum.
+    #[test]
+    fn join_plans_are_deterministic_and_told_apart() {
+        let a = JoinPlan::new(14, 4096, &Options::with_threads(1)).unwrap();
+        let b = JoinPlan::new(14, 4096, &Options::with_threads(2)).unwrap();
+        assert_eq!(a.checksum(), b.checksum());
+        assert_eq!(a.specs, b.specs);
+        let reserved = crate::count::join_reserved_bytes(14).div_ceil(1 << 20);
+        let c = JoinPlan::new(14, reserved + 4, &Options::with_threads(2)).unwrap();
+        assert_ne!(a.checksum(), c.checksum());
+        assert_ne!(a.checksum(), counter_plan(14).unwrap().checksum());
+    }
+
+    /// A cap below what the finest cut needs is refused before any unit is counted.
+    #[test]
+    fn a_cap_too_small_is_an_error() {
+        match JoinPlan::new(14, 1, &Options::with_threads(1)) {
+            Err(PlanError::Join(message)) => {
+                assert!(message.contains("too small"), "{message}")
+            }
+            other => panic!("{:?}", other.map(|p| p.unit_count())),
+        }
+    }
+
+    /// A deadline inside a unit gives it up (nothing counted), quickly.
+    #[test]
+    fn a_deadline_gives_a_unit_up() {
+        let plan = JoinPlan::new(16, 4096, &Options::with_threads(1)).unwrap();
+        let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let options = Options {
+            cancel: Some(cancel),
+            ..Options::with_threads(1)
+        };
+        let started = std::time::Instant::now();
+        assert_eq!(
+            plan.count_unit_on(0, &Workers::new(1), &options.deadline()),
+            None
+        );
+        assert!(started.elapsed().as_secs_f64() < 2.0);
+    }
+}
