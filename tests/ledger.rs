@@ -885,3 +885,157 @@ fn split_plans_run_through_ledgers_and_merge() {
     assert!(err.to_string().contains("another plan of N = 12"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Waits (at most `limit`) until the ledger at `path` holds its header line: the plan is made
+/// and the first unit under way.
+fn wait_for_header(path: &Path, limit: Duration) {
+    let started = std::time::Instant::now();
+    while started.elapsed() < limit {
+        if std::fs::read_to_string(path).is_ok_and(|t| t.ends_with('\n')) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!("no ledger header in {} after {limit:?}", path.display());
+}
+
+/// N = 17 is counted by the join; a cap this small (the join's reserve and 16 MiB of tables)
+/// cuts its contexts into batches, so that its plan has many units.
+fn small_join_cap() -> String {
+    let reserved = queens::count::join_reserved_bytes(17).div_ceil(1 << 20);
+    (reserved + 16).to_string()
+}
+
+#[test]
+fn join_ledgers_resume_after_sigterm_and_time_limits_inside_a_unit() {
+    let dir = scratch("join-stop");
+    let path = dir.join("join.ledger");
+    let ledger = path.to_str().unwrap();
+    let cap = small_join_cap();
+    // A SIGTERM (a cluster's scheduler at the wall time) during the first unit: the unit in
+    // flight is given up within 2 s, nothing half-counted is recorded, exit status 130.
+    let child = Command::new(env!("CARGO_BIN_EXE_queens"))
+        .args([
+            "count",
+            "17",
+            "--threads",
+            "1",
+            "--memory",
+            &cap,
+            "--ledger",
+            ledger,
+            "--json",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_header(&path, Duration::from_secs(60));
+    let signalled = std::time::Instant::now();
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let stopped_in = signalled.elapsed();
+    assert!(
+        stopped_in < Duration::from_secs(2),
+        "stopped {stopped_in:?} after SIGTERM"
+    );
+    assert_eq!(out.status.code(), Some(130));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["complete"], false);
+    let header = std::fs::read_to_string(&path).unwrap();
+    assert!(header.contains("\"kernel\":\"join\""), "{header}");
+    // A time limit inside a unit: the same.
+    let out = queens(&[
+        "count",
+        "17",
+        "--memory",
+        &cap,
+        "--time-limit",
+        "0.05",
+        "--ledger",
+        ledger,
+        "--json",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(json["complete"], false);
+    // The ledger resumes to the exact count (its header keeps the cap: no --memory needed).
+    let out = queens(&["count", "17", "--ledger", ledger, "--json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(json["complete"], true, "{json}");
+    assert_eq!(
+        json["solutions"].as_u64().unwrap() as u128,
+        known(17).solutions
+    );
+    assert_eq!(json["unique"].as_u64().unwrap() as u128, known(17).unique());
+    assert!(json["units"]["total"].as_u64().unwrap() > 9, "{json}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn ledgers_of_different_kernels_are_not_mixed() {
+    let dir = scratch("kernels");
+    let (dfs, join) = (dir.join("dfs.ledger"), dir.join("join.ledger"));
+    let out = Command::new(env!("CARGO_BIN_EXE_queens"))
+        .env("QUEENS_KERNEL", "dfs")
+        .args(["count", "16", "--ledger", dfs.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let out = queens(&["count", "16", "--ledger", join.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    // Each merges alone to the count (an old ledger, without a kernel, is the constellation
+    // search's and stays readable).
+    for path in [&dfs, &join] {
+        let out = queens(&["merge", path.to_str().unwrap()]);
+        assert_eq!(out.code, 0, "{}", out.stdout);
+        assert!(out
+            .stdout
+            .starts_with("N = 16: 14772512 solutions, 1846955 unique\n"));
+    }
+    // Together they are refused, with the reason.
+    let out = queens(&["merge", dfs.to_str().unwrap(), join.to_str().unwrap()]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        out.stdout.contains("different kernels cannot be mixed"),
+        "{}",
+        out.stdout
+    );
+    // A DFS ledger resumes with its own kernel, whatever the default.
+    let out = queens(&["count", "16", "--ledger", dfs.to_str().unwrap(), "--json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_memory_cap_below_one_unit_is_an_error_before_any_work() {
+    let dir = scratch("cap");
+    let path = dir.join("cap.ledger");
+    for args in [
+        vec!["count", "18", "--memory", "100"],
+        vec![
+            "count",
+            "18",
+            "--memory",
+            "100",
+            "--ledger",
+            path.to_str().unwrap(),
+        ],
+        vec!["plan", "18", "--memory", "100"],
+    ] {
+        let out = queens(&args);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stdout);
+        assert!(
+            out.stderr.contains("too small for N = 18"),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+    assert!(!path.exists(), "no ledger is started");
+    let _ = std::fs::remove_dir_all(&dir);
+}

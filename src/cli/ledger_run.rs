@@ -5,13 +5,16 @@
 //! `count` calls [`run_count`] when [`LedgerArgs::wanted`], `guard` calls [`run_plan`] with its
 //! refutation's plan and output.
 
-use super::plan::{parse_shard, plan_or_fail};
+use super::plan::parse_shard;
 use super::progress::Progress;
 use super::Status;
 use super::{emit, Failure, EXIT_INTERRUPTED, EXIT_NO_ANSWER};
 use clap::Args;
 use queens::format::scale::{notes_text, run_json, run_text, RunPlace};
-use queens::scale::{plan_for_job, read_contents, Job, LedgerError, RunReport, Shard, WorkPlan};
+use queens::scale::{
+    plan_for_count, plan_for_job, read_contents, Job, LedgerError, PlanError, RunReport, Shard,
+    WorkPlan,
+};
 use queens::schedule::thread_count;
 use queens::Options;
 use std::path::PathBuf;
@@ -67,7 +70,20 @@ pub fn run_count(
     if args.shard.is_some() && args.ledger.is_none() {
         return Err(Failure::bad_input("--shard needs --ledger FILE"));
     }
-    let plan = count_plan(n, args, options)?;
+    // The plan is made whatever the time limit (only Ctrl-C or SIGTERM stop it); the count
+    // then gets what is left of the limit.
+    let started = Instant::now();
+    let plan_options = Options {
+        time_limit: None,
+        ..options.clone()
+    };
+    let plan = count_plan(n, args, &plan_options)?;
+    let options = &Options {
+        time_limit: options
+            .time_limit
+            .map(|t| t.saturating_sub(started.elapsed())),
+        ..options.clone()
+    };
     run_plan(
         plan.as_ref(),
         args,
@@ -94,12 +110,19 @@ fn count_plan(n: u32, args: &LedgerArgs, options: &Options) -> Result<Box<dyn Wo
         .and_then(|path| std::fs::read(path).ok())
         .and_then(|bytes| read_contents(&bytes).header)
         .map(|(_, h)| h);
-    match header {
+    let plan = match header {
         Some(h) if h.n == n && matches!(h.job, Job::Count | Job::JoinCount { .. }) => {
-            plan_for_job(n, h.job, options).map_err(|e| Failure::bad_input(e.to_string()))
+            plan_for_job(n, h.job, options)
         }
-        _ => plan_or_fail(n, options),
-    }
+        _ => plan_for_count(n, options),
+    };
+    plan.map_err(|e| match e {
+        PlanError::Stopped => Failure {
+            code: EXIT_INTERRUPTED,
+            message: "interrupted while making the plan: nothing was counted".to_string(),
+        },
+        other => Failure::bad_input(other.to_string()),
+    })
 }
 
 /// How a run's outcome is written: the report, where it ran, JSON or text.

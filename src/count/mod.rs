@@ -248,7 +248,7 @@ pub fn count(n: u32, options: &Options) -> Result<Counts, CountError> {
     let deadline = options.deadline();
     let workers = Workers::new(options.threads);
     if use_join(n) {
-        return Ok(count_by_join(n, &workers, options, &deadline));
+        return count_by_join(n, &workers, options, &deadline);
     }
     let weighted = workers
         .install(|| {
@@ -331,12 +331,7 @@ impl JoinBatches {
             return Ok(None);
         };
         if cut.needed > budget {
-            let mib = |b: u64| b.div_ceil(1 << 20);
-            return Err(CountError::MemoryTooSmall {
-                n,
-                cap_mib: memory >> 20,
-                needed_mib: mib(cut.needed + join::reserved_bytes(n)),
-            });
+            return Err(too_small(n, memory, cut.needed));
         }
         Ok(Some(JoinBatches { cut, memory }))
     }
@@ -463,23 +458,38 @@ fn use_join(n: u32) -> bool {
 /// [`count`] by the join's units. `QUEENS_JOIN_SAMPLE=K` (K > 1, for benchmarks) counts
 /// only every K-th batch of the join and writes the projected CPU time of the whole count
 /// to stderr ([`join::JoinRun::projected_cpu`]; the count itself is then incomplete).
-fn count_by_join(n: u32, workers: &Workers, options: &Options, deadline: &Deadline) -> Counts {
+fn count_by_join(
+    n: u32,
+    workers: &Workers,
+    options: &Options,
+    deadline: &Deadline,
+) -> Result<Counts, CountError> {
     let mut tally = Tally::default();
-    let budget = join::table_bytes(n, memory_cap(options));
+    let units_total = join::join_units(n).len() as u64;
+    let memory = memory_cap(options);
+    let budget = join::table_bytes(n, memory);
+    let Some(cut) = join::JoinCut::new(n, budget, workers, deadline) else {
+        return Ok(Counts {
+            n,
+            solutions: 0,
+            unique: 0,
+            classes_by_size: [0; 4],
+            units_done: 0,
+            units_total,
+            complete: false,
+        });
+    };
+    if cut.needed > budget {
+        return Err(too_small(n, memory, cut.needed));
+    }
     let every = std::env::var("QUEENS_JOIN_SAMPLE")
         .ok()
         .and_then(|v| v.trim().parse::<u64>().ok())
         .filter(|&k| k > 1)
         .unwrap_or(1);
-    let run = join::count_all(
-        n,
-        budget,
-        every,
-        workers,
-        options,
-        deadline,
-        |unit, counts| tally.add_orbit(unit.orbit, counts),
-    );
+    let run = join::count_all(&cut, every, workers, options, deadline, |unit, counts| {
+        tally.add_orbit(unit.orbit, counts)
+    });
     if every > 1 {
         let projected = run.projected_cpu();
         eprintln!(
@@ -496,7 +506,7 @@ fn count_by_join(n: u32, workers: &Workers, options: &Options, deadline: &Deadli
             projected / 3600.0
         );
     }
-    Counts {
+    Ok(Counts {
         n,
         solutions: tally.solutions,
         unique: tally.unique(),
@@ -504,6 +514,16 @@ fn count_by_join(n: u32, workers: &Workers, options: &Options, deadline: &Deadli
         units_done: run.done,
         units_total: run.total,
         complete: run.done == run.total,
+    })
+}
+
+/// The error for a cap of `memory` bytes that the join's finest cut of `n` passes (its largest
+/// batch's tables need `needed` bytes).
+fn too_small(n: u32, memory: u64, needed: u64) -> CountError {
+    CountError::MemoryTooSmall {
+        n,
+        cap_mib: memory >> 20,
+        needed_mib: (needed + join::reserved_bytes(n)).div_ceil(1 << 20),
     }
 }
 

@@ -424,17 +424,14 @@ impl Group<'_> {
     }
 }
 
-/// Counts every unit of the join for board size `n` (`applies(n)`), calling `on_done` with
-/// each finished unit on the calling thread. The units are counted batch by batch
-/// ([`JoinCut`] under `budget` bytes of tables), so memory stays near the budget whatever
-/// `n` (the cut comes from a sample, and a batch whose tables pass the budget is split
-/// further). With `every` above 1 only every `every`-th batch of the contexts that need
+/// Counts every unit of the join of `cut`, calling `on_done` with each finished unit on the
+/// calling thread. The units are counted batch by batch, so memory stays within the cut's
+/// budget whatever `n` (the cut comes from a sample, and a batch whose tables pass the budget
+/// is split further; a cut whose `needed` passes it fills its finest batches without limit). With `every` above 1 only every `every`-th batch of the contexts that need
 /// batches is counted (the others are counted whole), for a projection of the cost
 /// ([`JoinRun::projected_cpu`]).
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn count_all(
-    n: u32,
-    budget: u64,
+    cut: &JoinCut,
     every: u64,
     workers: &Workers,
     options: &Options,
@@ -444,6 +441,7 @@ pub(crate) fn count_all(
     let cpu = || crate::schedule::cpu_seconds().unwrap_or(0.0);
     let started_cpu = cpu();
     let mut run = JoinRun::default();
+    let (n, budget) = (cut.n, cut.budget);
     let total_units = join_units(n).len() as u64;
     let mut progress = WorkProgress {
         done: 0,
@@ -456,12 +454,6 @@ pub(crate) fn count_all(
         progress: None,
         work_progress: None,
         ..options.clone()
-    };
-    // A cut that does not fit the budget (`needed` above it) is counted at its finest anyway:
-    // the plain count has no up-front check (the plans have).
-    let Some(cut) = JoinCut::new(n, budget, workers, deadline) else {
-        run.total = total_units;
-        return run;
     };
     for batch in &cut.batches {
         if deadline.reached() {
@@ -534,8 +526,7 @@ mod tests {
         for n in 8..=14u32 {
             let mut by_class: std::collections::HashMap<(u8, u32), u128> = Default::default();
             for columns in Solutions::new(n, false) {
-                let cols: Vec<usize> = columns.iter().map(|&c| c as usize).collect();
-                *by_class.entry(class_of(n, &cols)).or_default() += 1;
+                *by_class.entry(class_of(n, &columns)).or_default() += 1;
             }
             for budget in [u64::MAX >> 1, 1 << 14, 1] {
                 let cut = JoinCut::new(n, budget, &workers, &Deadline::never()).unwrap();

@@ -1811,18 +1811,11 @@ mod tests {
         let workers = Workers::new(threads);
         let mut tally = Tally::default();
         let mut seen = Vec::new();
-        let run = count_all(
-            n,
-            budget,
-            1,
-            &workers,
-            &options,
-            &Deadline::never(),
-            |u, c| {
-                tally.add_orbit(u.orbit, c);
-                seen.push((*u, *c));
-            },
-        );
+        let cut = JoinCut::new(n, budget, &workers, &Deadline::never()).unwrap();
+        let run = count_all(&cut, 1, &workers, &options, &Deadline::never(), |u, c| {
+            tally.add_orbit(u.orbit, c);
+            seen.push((*u, *c));
+        });
         assert_eq!(run.done, run.total);
         assert_eq!(run.batches, run.batches_counted);
         (tally, seen)
@@ -1853,9 +1846,9 @@ mod tests {
         let workers = Workers::new(2);
         for every in [2u64, 3, 7] {
             let mut seen = Vec::new();
+            let cut = JoinCut::new(n, 1, &workers, &Deadline::never()).unwrap();
             let run = count_all(
-                n,
-                1,
+                &cut,
                 every,
                 &workers,
                 &Options::with_threads(2),
