@@ -28,6 +28,33 @@ pub(crate) fn reserved_bytes(n: u32) -> u64 {
     (96 << 20) + 4 * (4u64 << n)
 }
 
+/// The memory one counting worker holds besides the shared tables, by board size: its sort
+/// buffers and the matcher's tables and sieve, which grow with the largest side of a unit
+/// (an allowance: 20 MiB at N = 16, doubling every two sizes; at N = 22 with 16 workers a
+/// budget of 128 MiB a worker left the process 6 % over its cap).
+fn worker_bytes(n: u32) -> u64 {
+    (20 << 20) << (n.saturating_sub(16) / 2)
+}
+
+/// The bytes a batch's tables may take while `threads` workers count it: the cut's budget
+/// less the workers' own memory ([`worker_bytes`]). A batch the cut sized for more is split
+/// further while it is counted, so the cap holds for any thread count.
+fn running_budget(n: u32, budget: u64, threads: usize) -> u64 {
+    budget.saturating_sub(threads as u64 * worker_bytes(n))
+}
+
+/// Gives the memory freed by a batch's tables back to the system, so that the next batch's
+/// (filled by other threads, from other allocator arenas) does not add to it.
+fn release_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    #[allow(unsafe_code)]
+    // SAFETY: `malloc_trim` only returns free memory of glibc's heaps to the system; it reads
+    // and writes no memory of ours and may be called at any time from any thread.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
 /// The bytes the tables of one batch may take under a cap of `memory` bytes for the whole
 /// process (0 when the cap does not even cover [`reserved_bytes`]).
 pub(crate) fn table_bytes(n: u32, memory: u64) -> u64 {
@@ -209,7 +236,7 @@ pub(crate) fn count_batch(
         n,
         middle: batch.middle,
         whole: context_walk(n, batch.middle),
-        budget,
+        budget: running_budget(n, budget, workers.threads()),
         workers,
         quiet,
         deadline,
@@ -222,6 +249,7 @@ pub(crate) fn count_batch(
         batch.halves as u64,
         on_done,
     );
+    release_freed_memory();
     (end, group.fill_cpu.get())
 }
 
@@ -295,7 +323,11 @@ impl Group<'_> {
         let other = cols & !part;
         let cpu = || crate::schedule::cpu_seconds().unwrap_or(0.0);
         let fill_started = cpu();
-        let tables = if cols == 0 {
+        // Split at once when the estimate already passes the budget (no filling in vain).
+        let over = expected.saturating_mul(layout.raw as u64) > (max as u64) - (max as u64) / 16;
+        let tables = if over {
+            None
+        } else if cols == 0 {
             fill(vec![self.whole.clone()], max).map(|t| (t, None))
         } else {
             fill(self.whole.with_part(cols, part), max).and_then(|p| {
