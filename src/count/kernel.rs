@@ -16,7 +16,7 @@
 #[cfg(target_arch = "x86_64")]
 use super::tail::Pext;
 use super::tail::{Gather, Shifts, Tail, TAIL_ROWS};
-use super::units::{WorkUnit, MAX_PREFIX};
+use super::unit::{WorkUnit, MAX_PREFIX};
 use super::UnitCounts;
 use crate::board::{Square, Symmetry};
 use crate::cpu::{has_v3, has_v4, Level};

@@ -22,6 +22,7 @@
 mod join;
 mod kernel;
 mod tail;
+mod unit;
 mod units;
 
 pub use crate::board::{is_canonical, Solutions};
@@ -290,7 +291,7 @@ pub fn memory_cap(options: &Options) -> u64 {
         };
         env("QUEENS_MEMORY_MIB")
             .or_else(|| env("QUEENS_JOIN_MIB"))
-            .unwrap_or(join::DEFAULT_MEMORY_MIB)
+            .unwrap_or(join::batches::DEFAULT_MEMORY_MIB)
             << 20
     })
 }
@@ -298,7 +299,7 @@ pub fn memory_cap(options: &Options) -> u64 {
 /// The memory the join sets aside, under the cap, for everything but the tables of the batch
 /// in hand, for board size `n` (about 100 MiB; more for large `n`).
 pub fn join_reserved_bytes(n: u32) -> u64 {
-    join::reserved_bytes(n)
+    join::batches::reserved_bytes(n)
 }
 
 /// The join's work for one board size cut into deterministic units (batches) whose tables fit
@@ -307,7 +308,7 @@ pub fn join_reserved_bytes(n: u32) -> u64 {
 /// columns in one part or its complement; counting it builds only its own tables.
 #[derive(Clone, Debug)]
 pub struct JoinBatches {
-    cut: join::JoinCut,
+    cut: join::batches::JoinCut,
     memory: u64,
 }
 
@@ -326,8 +327,8 @@ impl JoinBatches {
         if !join::applies(n) {
             return Err(CountError::UnsupportedSize { n });
         }
-        let budget = join::table_bytes(n, memory);
-        let Some(cut) = join::JoinCut::new(n, budget, workers, deadline) else {
+        let budget = join::batches::table_bytes(n, memory);
+        let Some(cut) = join::batches::JoinCut::new(n, budget, workers, deadline) else {
             return Ok(None);
         };
         if cut.needed > budget {
@@ -382,7 +383,7 @@ impl JoinBatches {
         let n = self.cut.n;
         let b = &self.cut.batches[i];
         let record = u64::from(2 * n + 12).div_ceil(8);
-        (b.halves * record as f64) as u64 + 2 * (4u64 << n) + join::reserved_bytes(n)
+        (b.halves * record as f64) as u64 + 2 * (4u64 << n) + join::batches::reserved_bytes(n)
     }
 
     /// Unit `i` in words, for `queens plan`.
@@ -416,7 +417,7 @@ impl JoinBatches {
     /// Counts unit `i` on `workers`: its [`Tally`], or `None` if `deadline` passed first (the
     /// unit is then not counted at all; it stops within a fraction of a second).
     pub fn count(&self, i: usize, workers: &Workers, deadline: &Deadline) -> Option<Tally> {
-        join::tally_batch(
+        join::batches::tally_batch(
             self.cut.n,
             &self.cut.batches[i],
             self.cut.budget,
@@ -467,8 +468,8 @@ fn count_by_join(
     let mut tally = Tally::default();
     let units_total = join::join_units(n).len() as u64;
     let memory = memory_cap(options);
-    let budget = join::table_bytes(n, memory);
-    let Some(cut) = join::JoinCut::new(n, budget, workers, deadline) else {
+    let budget = join::batches::table_bytes(n, memory);
+    let Some(cut) = join::batches::JoinCut::new(n, budget, workers, deadline) else {
         return Ok(Counts {
             n,
             solutions: 0,
@@ -487,7 +488,7 @@ fn count_by_join(
         .and_then(|v| v.trim().parse::<u64>().ok())
         .filter(|&k| k > 1)
         .unwrap_or(1);
-    let run = join::count_all(&cut, every, workers, options, deadline, |unit, counts| {
+    let run = join::batches::count_all(&cut, every, workers, options, deadline, |unit, counts| {
         tally.add_orbit(unit.orbit, counts)
     });
     if every > 1 {
@@ -523,7 +524,7 @@ fn too_small(n: u32, memory: u64, needed: u64) -> CountError {
     CountError::MemoryTooSmall {
         n,
         cap_mib: memory >> 20,
-        needed_mib: (needed + join::reserved_bytes(n)).div_ceil(1 << 20),
+        needed_mib: (needed + join::batches::reserved_bytes(n)).div_ceil(1 << 20),
     }
 }
 

@@ -31,6 +31,7 @@ pub mod merge;
 pub mod mpi;
 pub mod plan;
 pub mod run;
+pub mod select;
 pub mod shard;
 
 pub use checksum::{checksum_bytes, checksum_words};
@@ -43,9 +44,10 @@ pub use ledger::{
 };
 pub use merge::{id_ranges, merge, MergeReport};
 pub use plan::{
-    counter_plan, counter_plan_split, list_checksum, plan_checksum, plan_for, plan_for_count,
-    plan_for_job, range_checksum, CounterPlan, GuardJob, Job, PlanError, PlannedUnit, Tallies,
-    UnitCount, UnitSpec, UnitsPlan, WorkPlan, BATCH_UNITS,
+    counter_plan, counter_plan_split, list_checksum, plan_checksum, range_checksum, CounterPlan,
+    GuardJob, Job, PlanError, PlannedUnit, Tallies, UnitCount, UnitSpec, UnitsPlan, WorkPlan,
+    BATCH_UNITS,
 };
 pub use run::{check_ledger, run, shard_size, RunReport};
+pub use select::{plan_for, plan_for_count, plan_for_job};
 pub use shard::{missing_shards, Shard};

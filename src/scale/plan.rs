@@ -380,45 +380,6 @@ pub enum PlanError {
     Stopped,
 }
 
-/// The work plan that `count --ledger`, `count --shard`, MPI runs, `plan` and `merge` use for
-/// board size `n` with default options: [`plan_for_count`].
-pub fn plan_for(n: u32) -> Result<Box<dyn WorkPlan>, PlanError> {
-    plan_for_count(n, &crate::Options::default())
-}
-
-/// The work plan of a count of board size `n`: the join's ([`super::JoinPlan`], its units cut
-/// for the memory cap of `options`, [`crate::count::memory_cap`]) where the join is the faster
-/// kernel (N = 16..=23, [`crate::count::join_is_chosen`]), the constellation search's
-/// ([`counter_plan`]) elsewhere. Making a join plan samples each context's walk (seconds at
-/// N = 21, on `options`' threads; its deadline stops it).
-pub fn plan_for_count(n: u32, options: &crate::Options) -> Result<Box<dyn WorkPlan>, PlanError> {
-    if (1..=MAX_N).contains(&n) && crate::count::join_is_chosen(n) {
-        let memory_mib = crate::count::memory_cap(options) >> 20;
-        return super::join::JoinPlan::new(n, memory_mib, options)
-            .map(|p| Box::new(p) as Box<dyn WorkPlan>);
-    }
-    counter_plan(n).ok_or(PlanError::UnsupportedSize { n })
-}
-
-/// The plan of a ledger's job (the header's `n` and `job`): the constellation search's for a
-/// count without a kernel ([`counter_plan`], what every ledger before the join's plans holds),
-/// the join's with the header's memory cap, the [`super::GuardPlan`] of the full board for a
-/// guard refutation. `options` give the threads and deadline for making a join plan.
-pub fn plan_for_job(
-    n: u32,
-    job: Job,
-    options: &crate::Options,
-) -> Result<Box<dyn WorkPlan>, PlanError> {
-    match job {
-        Job::Count => counter_plan(n).ok_or(PlanError::UnsupportedSize { n }),
-        Job::JoinCount { memory_mib } => super::join::JoinPlan::new(n, memory_mib, options)
-            .map(|p| Box::new(p) as Box<dyn WorkPlan>),
-        Job::Guard(g) => super::guard::GuardPlan::full(g)
-            .map(|p| Box::new(p) as Box<dyn WorkPlan>)
-            .map_err(|e| PlanError::Guard(e.to_string())),
-    }
-}
-
 /// The plan of the fast counter: the units of [`crate::count::work_units`] in their order (ids
 /// equal), each counted by [`crate::count::count_unit`]; a unit's key is its border
 /// constellation, orbit and pre-placed prefix. `None` for N outside 1..=32.
@@ -700,6 +661,7 @@ impl fmt::Debug for CounterUnit {
 mod tests {
     use super::*;
     use crate::count::work_units_split;
+    use crate::scale::plan_for;
 
     #[test]
     fn the_counter_plan_sums_to_the_count() {

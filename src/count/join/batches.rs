@@ -14,7 +14,7 @@
 use super::*;
 use crate::count::Tally;
 
-/// The memory cap of a count by the join, in MiB, unless `--memory` (or `QUEENS_JOIN_MIB`)
+/// The memory cap of a count by the join, in MiB, unless `--memory` (or `QUEENS_MEMORY_MIB`)
 /// says otherwise.
 pub(crate) const DEFAULT_MEMORY_MIB: u64 = 4096;
 

@@ -31,10 +31,7 @@ use rayon::prelude::*;
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-mod batches;
-pub(crate) use batches::{
-    count_all, reserved_bytes, table_bytes, tally_batch, JoinCut, DEFAULT_MEMORY_MIB,
-};
+pub(crate) mod batches;
 
 /// No middle queen (even `n`).
 const NO_MIDDLE: u8 = u8::MAX;
@@ -1807,6 +1804,7 @@ fn extract(x: u32, mask: u32) -> u32 {
 
 #[cfg(test)]
 mod tests {
+    use super::batches::{count_all, JoinCut, DEFAULT_MEMORY_MIB};
     use super::*;
     use crate::count::Tally;
 
