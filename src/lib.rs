@@ -45,6 +45,7 @@ pub mod guard;
 pub mod judge;
 pub mod options;
 pub mod problem;
+pub mod puzzle;
 pub mod repair;
 pub mod scale;
 pub mod schedule;

@@ -27,9 +27,15 @@ const ALLOWED: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "puzzle",
+        &[
+            "board", "problem", "options", "verify", "count", "weight", "repair", "guard", "format",
+        ],
+    ),
+    (
         "judge",
         &[
-            "board", "problem", "options", "format", "weight", "repair", "guard",
+            "board", "problem", "options", "format", "weight", "repair", "guard", "puzzle",
         ],
     ),
 ];

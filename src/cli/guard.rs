@@ -1,19 +1,16 @@
 //! `queens guard`: the fewest queens occupying or attacking every marked square.
 
 use super::progress::Progress;
-use super::Status;
-use super::EXIT_INTERRUPTED;
-use super::{emit, emit_line, interrupted, located, read_input, Failure, OutputFormat, SearchArgs};
+use super::{answer, emit_line, interrupted, located, read_input, Failure, OutputFormat};
+use super::{SearchArgs, Status, EXIT_INTERRUPTED};
 use clap::Args;
-use queens::format::guard::{json_answer, text_answer};
 use queens::format::guard::{parse_table_ledger, table_ledger_header, table_line};
 use queens::format::scale::{guard_run_json, guard_run_text, RunPlace, Verdict};
-use queens::format::{parse_mark_grid, svg, RunInfo};
-use queens::guard::{count_minimum, solve_with, GuardOptions, MarkGrid, Rule, MAX_GUARD_SIDE};
+use queens::guard::{solve_with, GuardOptions, MarkGrid, Rule, MAX_GUARD_SIDE};
+use queens::puzzle::{self, Guard, GuardChoices, Puzzle};
 use queens::scale::RunReport;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
 
 /// Arguments of `queens guard`.
 #[derive(Args, Debug)]
@@ -89,15 +86,14 @@ pub fn run(args: &GuardArgs) -> Result<Status, Failure> {
         Some((rows, cols)) => MarkGrid::full(rows, cols),
         None => {
             let (name, text) = read_input(&args.file)?;
-            parse_mark_grid(&text).map_err(|e| located(&name, &e))?
+            Guard::read(&text).map_err(|e| located(&name, &e))?
         }
     };
-    let rule = if args.independent {
-        Rule::Independent
-    } else {
-        Rule::Any
+    let choices = GuardChoices {
+        rule: Rule::from_independent(args.independent),
+        search: guard_options(args),
+        count_sets: args.count_sets,
     };
-    let started = Instant::now();
     let mut options = args.search.options();
     let progress = Arc::new(Progress::new(args.search.shows_progress(), "searching"));
     if progress.active() {
@@ -108,34 +104,10 @@ pub fn run(args: &GuardArgs) -> Result<Status, Failure> {
             ));
         }));
     }
-    let placement = solve_with(&marks, rule, &guard_options(args), &options)
-        .map_err(|e| Failure::bad_input(e.to_string()))?;
-    // The count needs the proven minimum; it is absent when the time limit stops either part.
-    let sets = if args.count_sets && placement.optimal {
-        count_minimum(&marks, rule, &options)
-            .map_err(|e| Failure::bad_input(e.to_string()))?
-            .map(|m| m.sets)
-    } else {
-        None
-    };
+    let outcome = puzzle::solve::<Guard>(marks, &choices, &options);
     drop(options.progress.take());
     drop(progress);
-    let info = RunInfo::measured(started, &options);
-    if format == OutputFormat::Json {
-        emit_line(&json_answer(&placement, sets, info))?;
-    } else if format == OutputFormat::Svg {
-        emit(&svg::guard(&marks, &placement))?;
-    } else {
-        emit(&text_answer(
-            &marks,
-            &placement,
-            args.count_sets.then_some(sets),
-        ))?;
-    }
-    if interrupted() {
-        return Ok(Status::from(EXIT_INTERRUPTED));
-    }
-    Ok(Status::SUCCESS)
+    answer::print(outcome, format, None)
 }
 
 /// `queens guard --full N --queens K --ledger FILE [--shard I/K]`: runs the units of the
@@ -159,11 +131,7 @@ fn run_refutation(args: &GuardArgs) -> Result<Status, Failure> {
             "a refutation has no SVG output (text or json)",
         ));
     }
-    let rule = if args.independent {
-        Rule::Independent
-    } else {
-        Rule::Any
-    };
+    let rule = Rule::from_independent(args.independent);
     let plan = super::plan::guard_plan_or_fail(full, rule, &args.refutation)?;
     let job = plan.guard_job();
     let render = |report: &RunReport, place: &RunPlace<'_>, json: bool| {
@@ -204,11 +172,7 @@ fn run_table(args: &GuardArgs, n: usize) -> Result<Status, Failure> {
             "a table of side {n} is not supported: sides must be from 1 to {MAX_GUARD_SIDE}"
         )));
     }
-    let rule = if args.independent {
-        Rule::Independent
-    } else {
-        Rule::Any
-    };
+    let rule = Rule::from_independent(args.independent);
     if args.ledger.shard.is_some() {
         return Err(Failure::bad_input(
             "--shard does not apply to --table (its ledger is the table itself)",

@@ -3,6 +3,7 @@
 //! Exit status: 0 answered (also when a time limit left the answer unproven), 1 the question
 //! has no answer, 2 bad usage or bad input (`error:` on stderr, with where), 130 interrupted.
 
+mod answer;
 mod count;
 mod guard;
 mod judge;

@@ -36,6 +36,18 @@ pub enum Rule {
     Independent,
 }
 
+impl Rule {
+    /// [`Rule::Independent`] when `independent`, else [`Rule::Any`] (the one conversion of an
+    /// `--independent` flag).
+    pub fn from_independent(independent: bool) -> Rule {
+        if independent {
+            Rule::Independent
+        } else {
+            Rule::Any
+        }
+    }
+}
+
 /// Choices of the guard search that [`Options`] (threads, time, cancel, progress) does not
 /// cover. `GuardOptions::default()`: published theorems may supply lower bounds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
