@@ -19,7 +19,7 @@ pub struct GuardArgs {
     /// characters, `X` marked and `.` not.
     pub file: Option<PathBuf>,
     /// Mark every square of an N x N (`N`) or R x C (`RxC`) board instead of reading a file.
-    #[arg(long, value_name = "N|RxC", value_parser = parse_size, conflicts_with = "file")]
+    #[arg(long, value_name = "N|RxC", value_parser = super::parse_size, conflicts_with = "file")]
     pub full: Option<(usize, usize)>,
     /// Require the queens not to attack one another (independent domination).
     #[arg(long)]
@@ -43,29 +43,6 @@ pub struct GuardArgs {
     pub ledger: super::ledger_run::LedgerArgs,
     #[command(flatten)]
     pub search: SearchArgs,
-}
-
-/// Parses `N` or `RxC` into (rows, columns), each from 1 to the supported maximum.
-pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
-    let side = |part: &str| -> Result<usize, String> {
-        let value: usize = part
-            .trim()
-            .parse()
-            .map_err(|_| format!("'{part}' is not a board side (N or RxC expected)"))?;
-        if value == 0 || value > MAX_GUARD_SIDE {
-            return Err(format!(
-                "a board side of {value} is not supported: sides must be from 1 to {MAX_GUARD_SIDE}"
-            ));
-        }
-        Ok(value)
-    };
-    match text.split_once(['x', 'X']) {
-        Some((rows, cols)) => Ok((side(rows)?, side(cols)?)),
-        None => {
-            let n = side(text)?;
-            Ok((n, n))
-        }
-    }
 }
 
 /// Runs `queens guard`.

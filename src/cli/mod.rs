@@ -5,6 +5,7 @@
 
 mod answer;
 mod count;
+mod flags;
 mod guard;
 mod judge;
 mod ledger_run;
@@ -17,7 +18,8 @@ mod serve;
 mod verify;
 mod weight;
 
-use clap::{Args, CommandFactory, Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
+pub use flags::{parse_seconds, parse_size, parse_threads, LimitArgs, OutputFormat, SearchArgs};
 use queens::format::{decode_utf8, ParseError};
 use queens::Options;
 use std::io::{IsTerminal, Read, Write};
@@ -149,61 +151,6 @@ impl Failure {
     }
 }
 
-/// How a search command writes its answer.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OutputFormat {
-    /// A short human answer with the board drawn.
-    Text,
-    /// One JSON object (the command-line contract's answer shape).
-    Json,
-    /// A self-contained SVG picture of the answer.
-    Svg,
-}
-
-/// Options shared by the search commands.
-#[derive(Args, Debug, Clone)]
-pub struct SearchArgs {
-    /// Print one JSON object instead of the text answer (short for `--format json`).
-    #[arg(long)]
-    pub json: bool,
-    /// Output format: text (default), json or svg.
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    pub format: Option<OutputFormat>,
-    /// Stop after S seconds with the best answer found and its proven bound.
-    #[arg(short = 't', long, value_name = "S", value_parser = parse_seconds)]
-    pub time_limit: Option<Duration>,
-    /// Worker threads, at most 256 (default: one per core). The answer does not depend on it.
-    #[arg(short = 'j', long, value_name = "T", default_value_t = 0, value_parser = parse_threads)]
-    pub threads: usize,
-    /// Draw no progress on stderr.
-    #[arg(short = 'q', long)]
-    pub quiet: bool,
-}
-
-impl SearchArgs {
-    /// The output format asked for: `--format`, or JSON for `--json`; both must agree.
-    pub fn output(&self) -> Result<OutputFormat, Failure> {
-        match (self.json, self.format) {
-            (true, Some(f)) if f != OutputFormat::Json => Err(Failure::bad_input(
-                "--json (short for --format json) conflicts with --format given another value",
-            )),
-            (true, _) => Ok(OutputFormat::Json),
-            (false, f) => Ok(f.unwrap_or(OutputFormat::Text)),
-        }
-    }
-
-    /// Solver options for these arguments, wired to Ctrl-C.
-    pub fn options(&self) -> Options {
-        solver_options(self.threads, self.time_limit)
-    }
-
-    /// Whether progress may be drawn (not with `--quiet`, JSON or SVG; [`progress::Progress`]
-    /// also checks that stderr is a terminal).
-    pub fn shows_progress(&self) -> bool {
-        !self.quiet && matches!(self.output(), Ok(OutputFormat::Text))
-    }
-}
-
 /// The one place solver options are built: the thread count and time limit asked for, and the
 /// cancel flag that Ctrl-C sets.
 pub fn solver_options(threads: usize, time_limit: Option<Duration>) -> Options {
@@ -213,33 +160,6 @@ pub fn solver_options(threads: usize, time_limit: Option<Duration>) -> Options {
         cancel: Some(cancel_flag()),
         ..Options::default()
     }
-}
-
-/// The most worker threads a command accepts.
-pub const MAX_THREADS: usize = 256;
-
-/// Parses a thread count from 0 (one per core) to [`MAX_THREADS`].
-pub fn parse_threads(text: &str) -> Result<usize, String> {
-    let threads: usize = text
-        .parse()
-        .map_err(|_| format!("'{text}' is not a number of threads"))?;
-    if threads > MAX_THREADS {
-        return Err(format!(
-            "{threads} threads is more than the {MAX_THREADS} allowed (0 means one per core)"
-        ));
-    }
-    Ok(threads)
-}
-
-/// Parses a non-negative, finite number of seconds.
-pub fn parse_seconds(text: &str) -> Result<Duration, String> {
-    let secs: f64 = text
-        .parse()
-        .map_err(|_| format!("'{text}' is not a number of seconds"))?;
-    if !secs.is_finite() || !(0.0..=1e9).contains(&secs) {
-        return Err(format!("'{text}' is not a number of seconds from 0 to 1e9"));
-    }
-    Ok(Duration::from_secs_f64(secs))
 }
 
 /// The process-wide flag that Ctrl-C sets; solvers poll it through their options.

@@ -4,7 +4,7 @@
 //! target square, a queen is first stepped aside so that one can. It gives the search an upper
 //! bound and the answer when a time limit stops the search.
 
-use super::targets::Sq;
+use super::square::{lines_meet, Sq};
 use std::collections::VecDeque;
 
 use crate::board::QUEEN_DIRECTIONS as DIRS;
@@ -177,7 +177,7 @@ pub(crate) fn schedule(n: usize, queens: &[Sq], pairs: &[(Sq, Sq)]) -> Option<Ve
             let (q, t) = pending[k];
             let mut done = false;
             if !occ[idx(t)] {
-                if super::targets::lines_meet(q, t) {
+                if lines_meet(q, t) {
                     if clear(n, &occ, q, t) {
                         plan.push((q, t));
                         done = true;
@@ -190,8 +190,8 @@ pub(crate) fn schedule(n: usize, queens: &[Sq], pairs: &[(Sq, Sq)]) -> Option<Ve
                         .find(|&x| {
                             x != q
                                 && !occ[idx(x)]
-                                && super::targets::lines_meet(q, x)
-                                && super::targets::lines_meet(x, t)
+                                && lines_meet(q, x)
+                                && lines_meet(x, t)
                                 && clear(n, &occ, q, x)
                                 && clear(n, &occ, x, t)
                         });

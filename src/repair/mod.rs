@@ -20,12 +20,14 @@ mod cover;
 mod fallback;
 mod lagrange;
 mod search;
+mod square;
 mod stays;
 mod targets;
 
 use crate::board::MAX_SIDE;
 use crate::Options;
-use targets::{Mode, Sq};
+use square::Sq;
+use targets::Mode;
 use thiserror::Error;
 
 /// Why a position cannot be repaired.

@@ -11,7 +11,7 @@
 //! largest degree, and a greedy partition into cliques (each clique holds at most one vertex of
 //! an independent set) bounds each branch.
 
-use super::targets::{lines_meet, Sq};
+use super::square::{lines_meet, Sq};
 
 /// The attack graph: bit `j` of entry `i` is set when queens `i` and `j` share a line.
 pub(crate) fn attack_graph(queens: &[Sq]) -> Vec<u64> {

@@ -6,18 +6,10 @@
 //! squares of `S`, an edge joining a queen to a square on one of its lines (one move instead of
 //! two).
 
+use super::square::{lines_meet, mask, ReverseLow, Sq};
 use crate::Deadline;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
-
-/// A queen or square as `(row, col)`, both below 64.
-pub(crate) type Sq = (u8, u8);
-
-/// Whether two squares share a row, column or diagonal ([`crate::board::lines_meet`]).
-#[inline]
-pub(crate) fn lines_meet(a: Sq, b: Sq) -> bool {
-    crate::board::lines_meet(a.0 as usize, a.1 as usize, b.0 as usize, b.1 as usize)
-}
 
 pub(crate) use crate::board::LISTED_UP_TO;
 
@@ -1429,27 +1421,6 @@ impl Dfs<'_> {
                 return;
             }
         }
-    }
-}
-/// The low `n` bits set.
-pub(crate) fn mask(n: usize) -> u64 {
-    if n == 64 {
-        u64::MAX
-    } else {
-        (1u64 << n) - 1
-    }
-}
-
-/// Reverses the low `n` bits (bit `i` goes to bit `n - 1 - i`).
-/// The low `n` bits in reverse order.
-pub(crate) trait ReverseLow {
-    fn reverse_bits_n(self, n: usize) -> u64;
-}
-
-impl ReverseLow for u64 {
-    #[inline]
-    fn reverse_bits_n(self, n: usize) -> u64 {
-        (self & mask(n)).reverse_bits() >> (64 - n)
     }
 }
 
