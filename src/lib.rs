@@ -44,6 +44,7 @@ pub mod format;
 pub mod guard;
 pub mod judge;
 pub mod options;
+pub mod primitive;
 pub mod problem;
 pub mod puzzle;
 pub mod repair;

@@ -7,15 +7,32 @@ use std::path::Path;
 /// For each top-level module, the crate modules its non-test code may use.
 const ALLOWED: &[(&str, &[&str])] = &[
     ("options", &[]),
+    ("primitive", &[]),
     ("cpu", &[]),
     ("schedule", &["options"]),
     ("board", &["options"]),
     ("problem", &["board"]),
     ("verify", &["board", "problem"]),
     ("count", &["board", "options", "schedule", "cpu"]),
-    ("weight", &["board", "problem", "options", "schedule"]),
-    ("repair", &["board", "problem", "options", "schedule"]),
-    ("guard", &["board", "problem", "options", "schedule", "cpu"]),
+    (
+        "weight",
+        &["board", "problem", "options", "schedule", "primitive"],
+    ),
+    (
+        "repair",
+        &["board", "problem", "options", "schedule", "primitive"],
+    ),
+    (
+        "guard",
+        &[
+            "board",
+            "problem",
+            "options",
+            "schedule",
+            "cpu",
+            "primitive",
+        ],
+    ),
     (
         "scale",
         &["board", "options", "schedule", "count", "guard", "problem"],

@@ -229,13 +229,8 @@ mod tests {
 
     #[test]
     fn greedy_plans_replay_legally_to_every_kind_of_target() {
-        let mut x = 0xFEED_u64;
-        let mut next = move |k: usize| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x % k as u64) as usize
-        };
+        let mut rng = crate::primitive::rng::Xorshift64::new(0xFEED);
+        let mut next = move |k: usize| rng.below(k);
         for n in 4..=9 {
             for _ in 0..300 {
                 let mut queens: Vec<Sq> = Vec::new();

@@ -7,6 +7,7 @@
 //! two).
 
 use super::square::{lines_meet, mask, ReverseLow, Sq};
+use crate::primitive::rng::splitmix64;
 use crate::Deadline;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -492,9 +493,9 @@ fn stay_neighbourhood(
     k: usize,
 ) -> Option<(u32, Vec<u8>)> {
     let n = ctx.n;
-    let mut x = mix(round * NEIGHBOURHOODS_PER_ROUND as u64 + k as u64 + 0x5157);
+    let mut x = splitmix64(round * NEIGHBOURHOODS_PER_ROUND as u64 + k as u64 + 0x5157);
     let mut next = move |m: usize| {
-        x = mix(x);
+        x = splitmix64(x);
         (x % m as u64) as usize
     };
     let mut set: u64 = (0..n)
@@ -556,21 +557,13 @@ fn rounds(
     }
 }
 
-/// A small deterministic generator for choosing neighbourhoods.
-fn mix(seed: u64) -> u64 {
-    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// The rows freed in neighbourhood `seed` of the solution `cols`: about half of them rows where
 /// the solution and the queens disagree, the rest any rows; sometimes one band of rows.
 fn freed_rows(ctx: &Context, cols: &[u8], size: usize, seed: u64) -> u64 {
     let n = ctx.n;
-    let mut x = mix(seed);
+    let mut x = splitmix64(seed);
     let mut next = move |k: usize| {
-        x = mix(x);
+        x = splitmix64(x);
         (x % k as u64) as usize
     };
     let kind = next(4);
@@ -1446,12 +1439,10 @@ pub(crate) mod tests {
     }
 
     pub(crate) fn random_queens(n: usize, seed: u64) -> Vec<Sq> {
-        let mut x = seed | 1;
+        let mut rng = crate::primitive::rng::Xorshift64::new(seed | 1);
         let mut queens: Vec<Sq> = Vec::new();
         while queens.len() < n {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = rng.next_u64();
             let s = ((x % n as u64) as u8, (x / 64 % n as u64) as u8);
             if !queens.contains(&s) {
                 queens.push(s);
@@ -1498,13 +1489,8 @@ pub(crate) mod tests {
     fn bounded_passes_find_the_minimum_over_all_solutions() {
         // n = 11, 12: the pruned search against the minimum over every solution (enumerated by
         // the same search with no effective bound, so every solution is a leaf).
-        let mut x = 0x1234_5678u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rng = crate::primitive::rng::Xorshift64::new(0x1234_5678);
+        let mut next = move || rng.next_u64();
         for n in [11usize, 12] {
             for round in 0..8 {
                 let mut queens: Vec<Sq> = Vec::new();
