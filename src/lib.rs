@@ -56,7 +56,7 @@ pub mod serve;
 pub mod verify;
 pub mod weight;
 
-pub use options::{Deadline, Options};
+pub use options::{Deadline, Options, SearchEvent};
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]

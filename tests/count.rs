@@ -5,7 +5,7 @@ mod support;
 
 use queens::board::{canonical_columns, columns_to_squares, share_line, Square};
 use queens::count::{count, count_unit, work_units, Counts, Solutions, UnitCounts};
-use queens::format::count::{to_json, CountAnswer};
+use queens::format::count::{json as to_json, CountAnswer};
 use queens::verify::n_queens_solution;
 use queens::{Deadline, Options};
 use std::process::Command;

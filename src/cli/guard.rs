@@ -9,6 +9,7 @@ use queens::format::scale::{guard_run_json, guard_run_text, RunPlace, Verdict};
 use queens::guard::{solve_with, GuardOptions, MarkGrid, Rule, MAX_GUARD_SIDE};
 use queens::puzzle::{self, Guard, GuardChoices, Puzzle};
 use queens::scale::RunReport;
+use queens::SearchEvent;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -75,14 +76,16 @@ pub fn run(args: &GuardArgs) -> Result<Status, Failure> {
     let progress = Arc::new(Progress::new(args.search.shows_progress(), "searching"));
     if progress.active() {
         let progress = progress.clone();
-        options.progress = Some(Arc::new(move |k, greedy| {
-            progress.status(format!(
-                "proving or finding a cover with {k} queens (best so far: {greedy})"
-            ));
+        options.search_progress = Some(Arc::new(move |event| {
+            if let SearchEvent::Level { k, best } = event {
+                progress.status(format!(
+                    "proving or finding a cover with {k} queens (best so far: {best})"
+                ));
+            }
         }));
     }
     let outcome = puzzle::solve::<Guard>(marks, &choices, &options);
-    drop(options.progress.take());
+    drop(options.search_progress.take());
     drop(progress);
     answer::print(outcome, format, None)
 }

@@ -4,6 +4,7 @@ use super::progress::Progress;
 use super::{answer, located, read_input, Failure, SearchArgs, Status};
 use clap::Args;
 use queens::puzzle::{self, Puzzle, Repair};
+use queens::SearchEvent;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -31,24 +32,25 @@ pub fn run(args: &RepairArgs) -> Result<Status, Failure> {
     ));
     if progress.active() {
         let progress = progress.clone();
-        options.progress = Some(Arc::new(move |lower, best| {
-            progress.status(bound_status(lower, best));
+        options.search_progress = Some(Arc::new(move |event| {
+            if let SearchEvent::Bounds { lower, best } = event {
+                progress.status(bound_status(lower, best));
+            }
         }));
     }
     let outcome = puzzle::solve::<Repair>(position, &(), &options);
-    drop(options.progress.take());
+    drop(options.search_progress.take());
     drop(progress);
     answer::print(outcome, format, Some(&name))
 }
 
 /// The status line for a report of the relaxed count's proven lower bound and best plan so far.
-fn bound_status(lower: u64, best: u64) -> String {
-    if best >= lower && best < u64::from(u32::MAX) {
-        format!(
+fn bound_status(lower: u64, best: Option<u64>) -> String {
+    match best {
+        Some(best) if best >= lower => format!(
             "relaxed count: best plan {best} moves, lower bound {lower}, gap {}",
             best - lower
-        )
-    } else {
-        format!("relaxed count: lower bound {lower}, no plan yet")
+        ),
+        _ => format!("relaxed count: lower bound {lower}, no plan yet"),
     }
 }

@@ -16,6 +16,7 @@ mod search;
 mod witness;
 
 use crate::board::{Square, MAX_SIDE};
+use crate::options::SearchEvent;
 pub use crate::problem::MarkGrid;
 use crate::Options;
 use search::{Board, Level};
@@ -479,7 +480,10 @@ fn run<const K: usize>(
     }
     let (queens, optimal, lower_bound) = options.run_in_pool(|| {
         while k < upper.len() {
-            options.report(k as u64, upper.len() as u64);
+            options.report_search(SearchEvent::Level {
+                k: k as u64,
+                best: upper.len() as u64,
+            });
             match board.level(k, &exact_deadline, &nodes) {
                 Level::Found(queens) => return (queens, true, k),
                 Level::Infeasible => k += 1,

@@ -85,9 +85,9 @@ impl Puzzle for Count {
         let (outcome, info) = (&solved.answer, solved.info);
         Ok(match style {
             Style::Json => {
-                format::count::to_json(&(&outcome.counts).into(), info.seconds, info.threads)
+                format::count::json(&(&outcome.counts).into(), info.seconds, info.threads)
             }
-            _ => format::count::write_text(&outcome.counts, info.seconds, outcome.first.as_deref()),
+            _ => format::count::text(&outcome.counts, info.seconds, outcome.first.as_deref()),
         })
     }
 

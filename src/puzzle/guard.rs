@@ -67,13 +67,11 @@ impl Puzzle for Guard {
     fn write(solved: &Solved<Self>, style: Style) -> Result<String, Unwritable> {
         let (marks, answer) = (&solved.input, &solved.answer);
         Ok(match style {
-            Style::Json => format::guard::json_answer(
-                &answer.guards,
-                answer.minimum_sets.flatten(),
-                solved.info,
-            ),
+            Style::Json => {
+                format::guard::json(&answer.guards, answer.minimum_sets.flatten(), solved.info)
+            }
             Style::Svg => svg::guard(marks, &answer.guards),
-            Style::Text => format::guard::text_answer(marks, &answer.guards, answer.minimum_sets),
+            Style::Text => format::guard::text(marks, &answer.guards, answer.minimum_sets),
         })
     }
 

@@ -33,9 +33,9 @@ impl Puzzle for Weight {
     fn write(solved: &Solved<Self>, style: Style) -> Result<String, Unwritable> {
         let placement = &solved.answer;
         Ok(match style {
-            Style::Json => format::weight::to_json(placement, solved.info),
+            Style::Json => format::weight::json(placement, solved.info),
             Style::Svg => svg::weight(&solved.input, placement),
-            Style::Text => format::weight::write_text(placement),
+            Style::Text => format::weight::text(placement),
         })
     }
 

@@ -25,6 +25,7 @@ mod stays;
 mod targets;
 
 use crate::board::MAX_SIDE;
+use crate::options::SearchEvent;
 use crate::Options;
 use square::Sq;
 use targets::Mode;
@@ -177,7 +178,7 @@ pub fn relaxed(position: &Position, options: &Options) -> Result<Relaxed, Repair
     let n = position.n;
     let deadline = options.deadline();
     let parallel = options.threads != 1;
-    let report = |lower: u32, upper: u32| options.report(lower as u64, upper as u64);
+    let report = |lower: u32, upper: u32| report_bounds(options, lower, upper);
     let found =
         options.run_in_pool(|| targets::cheapest(n, &queens, &deadline, None, parallel, &report));
     let cols = match found.best {
@@ -258,7 +259,7 @@ fn plan_from(
 ) -> Result<Repair, RepairError> {
     let n = position.n;
     let queens = queens.to_vec();
-    let report = |lower: u32, upper: u32| options.report(lower as u64, upper as u64);
+    let report = |lower: u32, upper: u32| report_bounds(options, lower, upper);
     // Half the time limit may go to improving the target when the gap is wide.
     let half = options.time_limit.map(|limit| {
         Options {
@@ -372,4 +373,12 @@ fn plan_from(
         final_queens: board.into_iter().map(to_square).collect(),
         nodes,
     })
+}
+/// Reports the proven lower bound and the best plan's moves (`u32::MAX`: no plan yet, the
+/// search's own marker) as a [`SearchEvent::Bounds`].
+fn report_bounds(options: &Options, lower: u32, upper: u32) {
+    options.report_search(SearchEvent::Bounds {
+        lower: lower.into(),
+        best: (upper < u32::MAX).then_some(upper.into()),
+    });
 }
