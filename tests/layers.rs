@@ -66,12 +66,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
 /// The crate modules named as `crate::NAME` in the code of `text` (comments, and so doc
 /// links, aside), outside its test module.
 fn named_modules(text: &str) -> BTreeSet<String> {
-    let code = text.split("#[cfg(test)]\nmod tests").next().unwrap_or(text);
-    let body: String = code
-        .lines()
-        .filter(|l| !l.trim_start().starts_with("//"))
-        .map(|l| format!("{l}\n"))
-        .collect();
+    let body = code_of(text);
     let mut out = BTreeSet::new();
     let first_segment = |path: &str| -> String {
         path.trim()
@@ -171,10 +166,23 @@ fn the_checker_sees_imports_and_skips_tests() {
 /// cycles. Empty this list when it lands.
 const FOLDERS_WITH_KNOWN_CYCLES: &[&str] = &["count", "scale"];
 
-/// `text`'s code outside its test module, without comment lines.
+/// `text`'s code before its test module (`#[cfg(test)]` then `mod tests`, `pub(...) mod
+/// tests`), without comment lines; nothing for a file of tests only (`#![cfg(test)]`).
 fn code_of(text: &str) -> String {
-    let code = text.split("#[cfg(test)]\nmod tests").next().unwrap_or(text);
-    code.lines()
+    if text.contains("\n#![cfg(test)]\n") {
+        // A file of tests only.
+        return String::new();
+    }
+    let mut end = text.len();
+    for (i, _) in text.match_indices("#[cfg(test)]\n") {
+        let next = text[i + 13..].lines().next().unwrap_or("");
+        if next.starts_with("mod tests") || next.starts_with("pub") && next.contains(" mod tests") {
+            end = i;
+            break;
+        }
+    }
+    text[..end]
+        .lines()
         .filter(|l| !l.trim_start().starts_with("//"))
         .map(|l| format!("{l}\n"))
         .collect()

@@ -12,6 +12,7 @@
 
 mod bits;
 mod local;
+mod measure;
 mod search;
 mod witness;
 
