@@ -11,6 +11,7 @@
 //! ```
 
 mod bits;
+mod frontier;
 mod local;
 mod measure;
 mod search;
