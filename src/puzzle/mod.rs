@@ -186,3 +186,95 @@ fn verdict(check: Result<String, crate::verify::Violation>) -> Verdict {
         Err(v) => Verdict::Invalid(v.to_string()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reads, solves and writes `text` as `P`, checks its JSON answer, then the answer with
+    /// `tamper` applied to its JSON, which must be invalid.
+    fn round_trip<P: Puzzle>(text: &str, choices: P::Choices, tamper: (&str, &str)) {
+        let input = P::read(text).unwrap();
+        let solved = solve::<P>(input, &choices, &Options::with_threads(1)).unwrap_or_else(|_| {
+            panic!("{} has an answer", P::NAME);
+        });
+        let json = solved.write(Style::Json).unwrap();
+        assert!(
+            json.starts_with(&format!("{{\"problem\":\"{}\",", P::NAME)),
+            "{json}"
+        );
+        assert!(!json.contains('\n'));
+        assert!(solved.write(Style::Text).unwrap().ends_with('\n'));
+        assert!(solved.write(Style::Svg).unwrap().starts_with("<svg"));
+        let verdict = P::check(&solved.input, &json).unwrap();
+        assert!(matches!(verdict, Verdict::Valid(_)), "{verdict:?}");
+        assert!(json.contains(tamper.0), "{json}");
+        let forged = json.replacen(tamper.0, tamper.1, 1);
+        let verdict = P::check(&solved.input, &forged).unwrap();
+        assert!(
+            matches!(verdict, Verdict::Invalid(_)),
+            "{forged}: {verdict:?}"
+        );
+    }
+
+    #[test]
+    fn every_problem_reads_solves_writes_and_checks() {
+        round_trip::<Weight>(
+            "1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 15 16\n",
+            (),
+            ("\"sum\":34", "\"sum\":35"),
+        );
+        round_trip::<Repair>(
+            "qqqq\n....\n....\n....\n",
+            (),
+            ("\"moves\":", "\"moves\":9"),
+        );
+        round_trip::<Guard>(
+            "XX\nXX\n",
+            GuardChoices::default(),
+            ("\"guards\":1", "\"guards\":0"),
+        );
+    }
+
+    #[test]
+    fn errors_say_where_and_whether_an_answer_exists() {
+        let bad = Weight::read("1 2\n3 x\n").unwrap_err();
+        assert_eq!((bad.line, bad.col), (2, 3));
+        let none = solve::<Weight>(
+            Weight::read("1 2\n3 4\n").unwrap(),
+            &(),
+            &Options::default(),
+        );
+        assert!(Weight::unanswerable(&none.err().unwrap()));
+        let unreadable = Guard::check(&Guard::read("X\n").unwrap(), r#"{"problem":"weight"}"#);
+        assert!(matches!(unreadable, Err(CheckError::Unreadable(_))));
+        assert_eq!(
+            Count::writes(Style::Svg).unwrap_err().to_string(),
+            "a count has no picture: `queens solutions N --format svg` draws the solutions"
+        );
+        assert!(matches!(
+            count::check_solutions(4, "\n"),
+            Err(CheckError::Empty)
+        ));
+    }
+
+    #[test]
+    fn guard_sets_are_counted_only_when_asked() {
+        let marks = Guard::read("XXX\nXXX\nXXX\n").unwrap();
+        let asked = GuardChoices {
+            count_sets: true,
+            ..GuardChoices::default()
+        };
+        let solved = solve::<Guard>(marks, &asked, &Options::default()).unwrap();
+        // The 3 x 3 board: one queen in the centre guards it, and no other square does.
+        assert_eq!(solved.answer.minimum_sets, Some(Some(1)));
+        assert!(solved
+            .write(Style::Json)
+            .unwrap()
+            .contains("\"minimum_sets\":1"));
+        assert!(solved
+            .write(Style::Text)
+            .unwrap()
+            .contains("1 guard sets of this size"));
+    }
+}
