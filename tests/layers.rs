@@ -321,8 +321,11 @@ fn folder_graph(dir: &Path, folder_path: &str) -> BTreeMap<String, BTreeSet<Stri
         let path = entry.unwrap().path();
         let name = path.file_stem().unwrap().to_string_lossy().to_string();
         if path.is_dir() {
-            // A sub-folder is one node; its mod.rs speaks for it (`super::` is this folder).
-            let text = std::fs::read_to_string(path.join("mod.rs")).unwrap_or_default();
+            // A sub-folder with a mod.rs is one node, which its mod.rs speaks for (`super::` is
+            // this folder); one without (assets, or `name/` beside `name.rs`) is not a node.
+            let Ok(text) = std::fs::read_to_string(path.join("mod.rs")) else {
+                continue;
+            };
             nodes.insert(name.clone());
             texts.push((name, text));
         } else if path.extension().is_some_and(|e| e == "rs") {

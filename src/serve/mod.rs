@@ -15,14 +15,15 @@
 
 mod page;
 mod query;
+mod reply;
+mod slots;
 
 use crate::board::Columns;
 use crate::count::{self, MAX_N};
-use crate::format::{self, decode_utf8, svg};
+use crate::format::{self, svg};
 use crate::guard::Rule;
 use crate::puzzle::{self, Answered, Count, CountChoices, Guard, GuardChoices, Listing, Puzzle};
 use crate::puzzle::{Repair, Style, Weight};
-use crate::Options;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, Path, RawQuery, State};
@@ -31,6 +32,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use query::Query;
+use reply::{bad_request, body_text, error, json_response, svg_response, text_response, ApiError};
+use slots::solve;
 use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -96,51 +99,6 @@ struct Shared {
 
 type AppState = Arc<Shared>;
 
-/// An error answer: its status, and the message of its body `{"error": message}`.
-struct ApiError(StatusCode, String);
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let body = serde_json::json!({ "error": self.1 }).to_string();
-        (self.0, [(header::CONTENT_TYPE, "application/json")], body).into_response()
-    }
-}
-
-fn error(status: StatusCode, message: impl Into<String>) -> ApiError {
-    ApiError(status, message.into())
-}
-
-fn bad_request(message: impl Into<String>) -> ApiError {
-    error(StatusCode::BAD_REQUEST, message)
-}
-
-fn json_response(body: String) -> Response {
-    (
-        StatusCode::OK,
-        [(header::CONTENT_TYPE, "application/json")],
-        body + "\n",
-    )
-        .into_response()
-}
-
-fn svg_response(body: String) -> Response {
-    (
-        StatusCode::OK,
-        [(header::CONTENT_TYPE, "image/svg+xml; charset=utf-8")],
-        body,
-    )
-        .into_response()
-}
-
-fn text_response(body: String) -> Response {
-    (
-        StatusCode::OK,
-        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-        body,
-    )
-        .into_response()
-}
-
 fn style(query: &Query) -> Result<Style, ApiError> {
     match query.get("format") {
         None | Some("json") => Ok(Style::Json),
@@ -173,81 +131,6 @@ fn time_limit(shared: &Shared, query: &Query) -> Result<Duration, ApiError> {
             }
             Ok(Duration::from_secs_f64(secs.min(cap.as_secs_f64())))
         }
-    }
-}
-
-/// Sets the cancel flag of a solve when the request is dropped before the solve ends (the
-/// client went away), and counts it.
-struct CancelOnDrop {
-    flag: Arc<AtomicBool>,
-    shared: AppState,
-    armed: bool,
-}
-
-impl Drop for CancelOnDrop {
-    fn drop(&mut self) {
-        if self.armed {
-            self.flag.store(true, Ordering::SeqCst);
-            self.shared
-                .counters
-                .cancelled
-                .fetch_add(1, Ordering::Relaxed);
-        }
-    }
-}
-
-/// Runs `work` on a blocking thread with options that stop it at `limit` or when the request
-/// is dropped. Answers 429 when `max_solves` solves are already running. The slot is held until
-/// the work really ends, so a cancelled solve keeps its slot until it has stopped.
-async fn solve<T: Send + 'static>(
-    shared: &AppState,
-    limit: Duration,
-    work: impl FnOnce(&Options) -> T + Send + 'static,
-) -> Result<T, ApiError> {
-    let Ok(permit) = shared.slots.clone().try_acquire_owned() else {
-        shared.counters.refused.fetch_add(1, Ordering::Relaxed);
-        return Err(error(
-            StatusCode::TOO_MANY_REQUESTS,
-            format!(
-                "{} solves are running, the most this server runs at once; try again soon",
-                shared.config.max_solves
-            ),
-        ));
-    };
-    let flag = Arc::new(AtomicBool::new(false));
-    let mut guard = CancelOnDrop {
-        flag: flag.clone(),
-        shared: shared.clone(),
-        armed: true,
-    };
-    let options = Options {
-        threads: shared.config.threads,
-        time_limit: Some(limit),
-        cancel: Some(flag),
-        ..Options::default()
-    };
-    shared.counters.started.fetch_add(1, Ordering::Relaxed);
-    let done = shared.clone();
-    let task = tokio::task::spawn_blocking(move || {
-        let answer = work(&options);
-        done.counters.finished.fetch_add(1, Ordering::Relaxed);
-        drop(permit);
-        answer
-    });
-    let outcome = task.await;
-    guard.armed = false;
-    outcome.map_err(|_| error(StatusCode::INTERNAL_SERVER_ERROR, "the solve failed"))
-}
-
-/// The request body as text, or the JSON error for a body that is too large or not UTF-8.
-fn body_text(body: &Result<Bytes, BytesRejection>) -> Result<&str, ApiError> {
-    match body {
-        Ok(bytes) => decode_utf8(bytes).map_err(|e| bad_request(e.to_string())),
-        Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => Err(error(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!("the request body is larger than {MAX_BODY} bytes"),
-        )),
-        Err(rejection) => Err(error(rejection.status(), rejection.body_text())),
     }
 }
 
