@@ -26,6 +26,31 @@ pub struct WorkProgress {
 /// Called with a [`WorkProgress`] as a long computation advances. Must be cheap.
 pub type WorkProgressFn = Arc<dyn Fn(WorkProgress) + Send + Sync>;
 
+/// A step of a search that closes the gap between a proven bound and the best answer found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SearchEvent {
+    /// Repair: the relaxed count's proven lower bound, and the moves of the best plan so far
+    /// (`None` before the first plan).
+    Bounds {
+        /// Proven lower bound.
+        lower: u64,
+        /// The best plan's moves, once there is one.
+        best: Option<u64>,
+    },
+    /// Guard: a cover of `k` queens is being sought (refuted or found); the best cover known
+    /// has `best` queens.
+    Level {
+        /// The size being searched.
+        k: u64,
+        /// The size of the best cover known.
+        best: u64,
+    },
+}
+
+/// Called with each [`SearchEvent`]. Must be cheap.
+pub type SearchProgressFn = Arc<dyn Fn(SearchEvent) + Send + Sync>;
+
 /// Limits and hooks for one solver call. `Options::default()` means: all cores, no time limit,
 /// no cancel flag, no progress reports.
 #[derive(Clone, Default)]
@@ -41,6 +66,9 @@ pub struct Options {
     /// Progress reports by units and estimated work, from computations that estimate their
     /// units' work (counting); heard besides `progress`.
     pub work_progress: Option<WorkProgressFn>,
+    /// Reports of the searches that close a gap between a bound and an answer (repair,
+    /// guard); they report nothing through `progress`.
+    pub search_progress: Option<SearchProgressFn>,
     /// The most memory, in bytes, a solver that holds large tables may take (counting by the
     /// join); `None`: its default.
     pub memory: Option<u64>,
@@ -54,6 +82,7 @@ impl std::fmt::Debug for Options {
             .field("cancel", &self.cancel.is_some())
             .field("progress", &self.progress.is_some())
             .field("work_progress", &self.work_progress.is_some())
+            .field("search_progress", &self.search_progress.is_some())
             .field("memory", &self.memory)
             .finish()
     }
@@ -104,6 +133,13 @@ impl Options {
     pub fn report(&self, done: u64, total: u64) {
         if let Some(p) = &self.progress {
             p(done, total);
+        }
+    }
+
+    /// Reports a search step if a search callback is set.
+    pub fn report_search(&self, event: SearchEvent) {
+        if let Some(p) = &self.search_progress {
+            p(event);
         }
     }
 

@@ -169,10 +169,7 @@ where
 /// The number of worker threads that `threads` in [`Options`] stands for (0: one per core, the
 /// size of the global pool).
 pub fn thread_count(threads: usize) -> usize {
-    match threads {
-        0 => rayon::current_num_threads(),
-        t => t,
-    }
+    Options::with_threads(threads).thread_count()
 }
 
 /// [`run_units`] that keeps the results: `results[i]` is unit `i`'s, `None` for a unit the

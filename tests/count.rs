@@ -5,7 +5,7 @@ mod support;
 
 use queens::board::{canonical_columns, columns_to_squares, share_line, Square};
 use queens::count::{count, count_unit, work_units, Counts, Solutions, UnitCounts};
-use queens::format::count::{to_json, CountAnswer};
+use queens::format::count::{json as to_json, CountAnswer};
 use queens::verify::n_queens_solution;
 use queens::{Deadline, Options};
 use std::process::Command;
@@ -342,13 +342,7 @@ fn cli_ctrl_c_prints_a_partial_count_and_exits_130() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("run queens");
-    std::thread::sleep(Duration::from_millis(700));
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("run kill");
-    assert!(status.success());
-    let out = child.wait_with_output().unwrap();
+    let out = support::interrupt_when_ready(child);
     assert_eq!(out.status.code(), Some(130));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.starts_with("21-queens: PARTIAL count"), "{stdout}");

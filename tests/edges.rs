@@ -127,7 +127,7 @@ fn ctrl_c_during_a_judge_run_keeps_the_answered_cases() {
         .unwrap()
         .write_all(input.as_bytes())
         .unwrap();
-    let out = support::interrupt_after(child, std::time::Duration::from_millis(600));
+    let out = support::interrupt_when_ready(child);
     assert_eq!(out.status.code(), Some(130));
     let text = String::from_utf8(out.stdout).unwrap();
     let answered = text.lines().count();
@@ -267,7 +267,7 @@ fn ctrl_c_ends_a_read_from_a_pipe_that_never_ends() {
         .unwrap();
     let _keep_open = child.stdin.take();
     let started = std::time::Instant::now();
-    let out = support::interrupt_after(child, std::time::Duration::from_millis(300));
+    let out = support::interrupt_when_ready(child);
     assert!(started.elapsed() < std::time::Duration::from_secs(3));
     assert_eq!(out.status.code(), Some(130));
     assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted while reading"));

@@ -93,16 +93,16 @@ rows! {
     verify_bad_kind: ["verify", "sudoku", "a", "b"] => 2, "", "error:";
 }
 
-/// Starts `queens ARGS`, sends it SIGINT (as Ctrl-C does) after `after`, and returns its exit
-/// status and stdout.
-fn interrupted(args: &[&str], after: std::time::Duration) -> (Option<i32>, String) {
+/// Starts `queens ARGS`, sends it SIGINT (as Ctrl-C does) once its handler is installed, and
+/// returns its exit status and stdout.
+fn interrupted(args: &[&str]) -> (Option<i32>, String) {
     let child = Command::new(env!("CARGO_BIN_EXE_queens"))
         .args(args)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let out = support::interrupt_after(child, after);
+    let out = support::interrupt_when_ready(child);
     (
         out.status.code(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -111,20 +111,14 @@ fn interrupted(args: &[&str], after: std::time::Duration) -> (Option<i32>, Strin
 
 #[test]
 fn ctrl_c_prints_the_partial_count_and_exits_130() {
-    let (code, stdout) = interrupted(
-        &["count", "22", "--json"],
-        std::time::Duration::from_millis(1500),
-    );
+    let (code, stdout) = interrupted(&["count", "22", "--json"]);
     assert_eq!(code, Some(130), "{stdout}");
     assert!(stdout.contains("\"complete\":false"), "{stdout}");
 }
 
 #[test]
 fn ctrl_c_prints_the_best_guard_so_far_and_exits_130() {
-    let (code, stdout) = interrupted(
-        &["guard", "--full", "24", "--json"],
-        std::time::Duration::from_millis(1000),
-    );
+    let (code, stdout) = interrupted(&["guard", "--full", "24", "--json"]);
     assert_eq!(code, Some(130), "{stdout}");
     assert!(stdout.contains("\"optimal\":false"), "{stdout}");
     assert!(stdout.contains("\"lower_bound\""), "{stdout}");

@@ -657,7 +657,7 @@ fn ctrl_c_prints_the_best_so_far_and_exits_130() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let out = support::interrupt_after(child, Duration::from_millis(700));
+    let out = support::interrupt_when_ready(child);
     assert_eq!(out.status.code(), Some(130));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["optimal"], false);

@@ -2,17 +2,16 @@
 
 use super::progress::Progress;
 use super::Status;
-use super::{emit, emit_line, interrupted, solver_options, Failure, OutputFormat, SearchArgs};
+use super::{answer, interrupted, solver_options, Failure, OutputFormat, SearchArgs};
 use super::{EXIT_INTERRUPTED, EXIT_NO_ANSWER};
 use clap::{Args, ValueEnum};
-use queens::count::{count, Solutions, MAX_N};
-use queens::format::count::{listed_solution, to_json, write_text};
+use queens::count::MAX_N;
+use queens::format::count::listed_solution;
 use queens::format::solutions::json_line;
 use queens::format::svg;
-use queens::schedule::thread_count;
+use queens::puzzle::{self, Count, CountChoices, Listing};
 use std::io::Write;
 use std::sync::Arc;
-use std::time::Instant;
 
 /// Arguments of `queens count`.
 #[derive(Args, Debug)]
@@ -70,15 +69,9 @@ const SVG_DEFAULT_LIMIT: u64 = 1000;
 
 /// `queens count N`.
 pub fn run_count(args: &CountArgs) -> Result<Status, Failure> {
-    let json = match args.search.output()? {
-        OutputFormat::Json => true,
-        OutputFormat::Text => false,
-        OutputFormat::Svg => {
-            return Err(Failure::bad_input(
-                "a count has no picture: `queens solutions N --format svg` draws the solutions",
-            ))
-        }
-    };
+    let format = args.search.output()?;
+    answer::check_format::<Count>(format)?;
+    let json = format == OutputFormat::Json;
     let mut options = args.search.options();
     options.memory = args.memory.map(|mib| mib << 20);
     if args.ledger.wanted() {
@@ -90,7 +83,6 @@ pub fn run_count(args: &CountArgs) -> Result<Status, Failure> {
             args.search.quiet,
         );
     }
-    let start = Instant::now();
     let progress = Arc::new(Progress::new(
         args.search.shows_progress(),
         &format!("planning the work units of {}-queens", args.n),
@@ -100,28 +92,13 @@ pub fn run_count(args: &CountArgs) -> Result<Status, Failure> {
         // Units run heaviest first: the time left is projected from their estimated work.
         options.work_progress = Some(Arc::new(move |p| progress.work(p, "units")));
     }
-    let counts = count(args.n, &options).map_err(|e| Failure::bad_input(e.to_string()));
+    let choices = CountChoices {
+        first_solution: !json,
+    };
+    let outcome = puzzle::solve::<Count>(args.n, &choices, &options);
     drop(options.work_progress.take());
     drop(progress);
-    let counts = counts?;
-    let seconds = start.elapsed().as_secs_f64();
-    if json {
-        let threads = thread_count(options.threads);
-        emit_line(&to_json(&(&counts).into(), seconds, threads))?;
-    } else {
-        let first = if counts.complete && counts.solutions > 0 {
-            Solutions::new(args.n, true)
-                .with_deadline(options.deadline())
-                .next()
-        } else {
-            None
-        };
-        emit(&write_text(&counts, seconds, first.as_deref()))?;
-    }
-    if interrupted() {
-        return Ok(Status::from(EXIT_INTERRUPTED));
-    }
-    Ok(Status::SUCCESS)
+    answer::print(outcome, format, None)
 }
 
 /// `queens solutions N`.
@@ -132,26 +109,21 @@ pub fn run_solutions(args: &SolutionsArgs) -> Result<Status, Failure> {
     } else {
         args.format
     };
-    let mut solutions = Solutions::new(args.n, args.unique).with_deadline(options.deadline());
     let limit = match (args.limit, format) {
         (Some(k), _) => k,
         (None, SolutionFormat::Svg) => SVG_DEFAULT_LIMIT,
         (None, _) => u64::MAX,
     };
+    let mut solutions = Listing::new(args.n, args.unique, 0, limit, options.deadline());
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut emitted = 0u64;
     let mut boards = Vec::new();
     // A closed pipe (e.g. `| head`) ends the listing quietly.
     let mut pipe_closed = false;
-    while emitted < limit {
-        let Some(columns) = solutions.next() else {
-            break;
-        };
-        emitted += 1;
+    for (index, columns) in solutions.by_ref() {
         let written = match format {
-            SolutionFormat::Text => write!(out, "{}", listed_solution(emitted, &columns)),
-            SolutionFormat::Json => writeln!(out, "{}", json_line(emitted, &columns)),
+            SolutionFormat::Text => write!(out, "{}", listed_solution(index, &columns)),
+            SolutionFormat::Json => writeln!(out, "{}", json_line(index, &columns)),
             SolutionFormat::Svg => {
                 boards.push(columns);
                 Ok(())
@@ -162,8 +134,9 @@ pub fn run_solutions(args: &SolutionsArgs) -> Result<Status, Failure> {
             break;
         }
     }
+    let emitted = solutions.listed();
     if format == SolutionFormat::Svg && !pipe_closed {
-        if args.limit.is_none() && emitted == limit && solutions.next().is_some() {
+        if args.limit.is_none() && emitted == limit && solutions.has_more() {
             eprintln!(
                 "note: the drawing holds the first {limit} solutions; use --limit to change that"
             );

@@ -1,19 +1,17 @@
 //! `queens guard`: the fewest queens occupying or attacking every marked square.
 
 use super::progress::Progress;
-use super::Status;
-use super::EXIT_INTERRUPTED;
-use super::{emit, emit_line, interrupted, located, read_input, Failure, OutputFormat, SearchArgs};
+use super::{answer, emit_line, interrupted, located, read_input, Failure, OutputFormat};
+use super::{SearchArgs, Status, EXIT_INTERRUPTED};
 use clap::Args;
-use queens::format::guard::{json_answer, text_answer};
 use queens::format::guard::{parse_table_ledger, table_ledger_header, table_line};
 use queens::format::scale::{guard_run_json, guard_run_text, RunPlace, Verdict};
-use queens::format::{parse_mark_grid, svg, RunInfo};
-use queens::guard::{count_minimum, solve_with, GuardOptions, MarkGrid, Rule, MAX_GUARD_SIDE};
+use queens::guard::{solve_with, GuardOptions, MarkGrid, Rule, MAX_GUARD_SIDE};
+use queens::puzzle::{self, Guard, GuardChoices, Puzzle};
 use queens::scale::RunReport;
+use queens::SearchEvent;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
 
 /// Arguments of `queens guard`.
 #[derive(Args, Debug)]
@@ -22,7 +20,7 @@ pub struct GuardArgs {
     /// characters, `X` marked and `.` not.
     pub file: Option<PathBuf>,
     /// Mark every square of an N x N (`N`) or R x C (`RxC`) board instead of reading a file.
-    #[arg(long, value_name = "N|RxC", value_parser = parse_size, conflicts_with = "file")]
+    #[arg(long, value_name = "N|RxC", value_parser = super::parse_size, conflicts_with = "file")]
     pub full: Option<(usize, usize)>,
     /// Require the queens not to attack one another (independent domination).
     #[arg(long)]
@@ -48,29 +46,6 @@ pub struct GuardArgs {
     pub search: SearchArgs,
 }
 
-/// Parses `N` or `RxC` into (rows, columns), each from 1 to the supported maximum.
-pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
-    let side = |part: &str| -> Result<usize, String> {
-        let value: usize = part
-            .trim()
-            .parse()
-            .map_err(|_| format!("'{part}' is not a board side (N or RxC expected)"))?;
-        if value == 0 || value > MAX_GUARD_SIDE {
-            return Err(format!(
-                "a board side of {value} is not supported: sides must be from 1 to {MAX_GUARD_SIDE}"
-            ));
-        }
-        Ok(value)
-    };
-    match text.split_once(['x', 'X']) {
-        Some((rows, cols)) => Ok((side(rows)?, side(cols)?)),
-        None => {
-            let n = side(text)?;
-            Ok((n, n))
-        }
-    }
-}
-
 /// Runs `queens guard`.
 pub fn run(args: &GuardArgs) -> Result<Status, Failure> {
     if let Some(n) = args.table {
@@ -89,53 +64,30 @@ pub fn run(args: &GuardArgs) -> Result<Status, Failure> {
         Some((rows, cols)) => MarkGrid::full(rows, cols),
         None => {
             let (name, text) = read_input(&args.file)?;
-            parse_mark_grid(&text).map_err(|e| located(&name, &e))?
+            Guard::read(&text).map_err(|e| located(&name, &e))?
         }
     };
-    let rule = if args.independent {
-        Rule::Independent
-    } else {
-        Rule::Any
+    let choices = GuardChoices {
+        rule: Rule::from_independent(args.independent),
+        search: guard_options(args),
+        count_sets: args.count_sets,
     };
-    let started = Instant::now();
     let mut options = args.search.options();
     let progress = Arc::new(Progress::new(args.search.shows_progress(), "searching"));
     if progress.active() {
         let progress = progress.clone();
-        options.progress = Some(Arc::new(move |k, greedy| {
-            progress.status(format!(
-                "proving or finding a cover with {k} queens (best so far: {greedy})"
-            ));
+        options.search_progress = Some(Arc::new(move |event| {
+            if let SearchEvent::Level { k, best } = event {
+                progress.status(format!(
+                    "proving or finding a cover with {k} queens (best so far: {best})"
+                ));
+            }
         }));
     }
-    let placement = solve_with(&marks, rule, &guard_options(args), &options)
-        .map_err(|e| Failure::bad_input(e.to_string()))?;
-    // The count needs the proven minimum; it is absent when the time limit stops either part.
-    let sets = if args.count_sets && placement.optimal {
-        count_minimum(&marks, rule, &options)
-            .map_err(|e| Failure::bad_input(e.to_string()))?
-            .map(|m| m.sets)
-    } else {
-        None
-    };
-    drop(options.progress.take());
+    let outcome = puzzle::solve::<Guard>(marks, &choices, &options);
+    drop(options.search_progress.take());
     drop(progress);
-    let info = RunInfo::measured(started, &options);
-    if format == OutputFormat::Json {
-        emit_line(&json_answer(&placement, sets, info))?;
-    } else if format == OutputFormat::Svg {
-        emit(&svg::guard(&marks, &placement))?;
-    } else {
-        emit(&text_answer(
-            &marks,
-            &placement,
-            args.count_sets.then_some(sets),
-        ))?;
-    }
-    if interrupted() {
-        return Ok(Status::from(EXIT_INTERRUPTED));
-    }
-    Ok(Status::SUCCESS)
+    answer::print(outcome, format, None)
 }
 
 /// `queens guard --full N --queens K --ledger FILE [--shard I/K]`: runs the units of the
@@ -159,11 +111,7 @@ fn run_refutation(args: &GuardArgs) -> Result<Status, Failure> {
             "a refutation has no SVG output (text or json)",
         ));
     }
-    let rule = if args.independent {
-        Rule::Independent
-    } else {
-        Rule::Any
-    };
+    let rule = Rule::from_independent(args.independent);
     let plan = super::plan::guard_plan_or_fail(full, rule, &args.refutation)?;
     let job = plan.guard_job();
     let render = |report: &RunReport, place: &RunPlace<'_>, json: bool| {
@@ -204,11 +152,7 @@ fn run_table(args: &GuardArgs, n: usize) -> Result<Status, Failure> {
             "a table of side {n} is not supported: sides must be from 1 to {MAX_GUARD_SIDE}"
         )));
     }
-    let rule = if args.independent {
-        Rule::Independent
-    } else {
-        Rule::Any
-    };
+    let rule = Rule::from_independent(args.independent);
     if args.ledger.shard.is_some() {
         return Err(Failure::bad_input(
             "--shard does not apply to --table (its ledger is the table itself)",

@@ -1,7 +1,7 @@
 //! `queens judge NAME [FILE|-]`.
 
 use super::Status;
-use super::{located, parse_seconds, read_bytes, solver_options, Failure, EXIT_INTERRUPTED};
+use super::{located, read_bytes, Failure, LimitArgs, EXIT_INTERRUPTED};
 use clap::Args;
 use queens::format::decode_utf8;
 use queens::judge::{self, JudgeError, Problem};
@@ -16,13 +16,10 @@ pub struct JudgeArgs {
     pub problem: Problem,
     /// Input file (default: standard input; `-` is standard input too).
     pub file: Option<PathBuf>,
-    /// Bound the whole run to S seconds: once it passes, each remaining case gets the best
+    /// `-t S` bounds the whole run: once S seconds pass, each remaining case gets the best
     /// answer found at once, and stderr names the cases whose answer is not proven.
-    #[arg(long, value_name = "S", value_parser = parse_seconds)]
-    pub time_limit: Option<std::time::Duration>,
-    /// Worker threads (default: one per core). The answers do not depend on it.
-    #[arg(long, value_name = "T", default_value_t = 0)]
-    pub threads: usize,
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 fn parse_problem(name: &str) -> Result<Problem, String> {
@@ -49,7 +46,7 @@ pub fn run(args: &JudgeArgs) -> Result<Status, Failure> {
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let options = solver_options(args.threads, args.time_limit);
+    let options = args.limits.options();
     let result = judge::run(args.problem, text, &mut out, &options);
     // The answers of the cases before a bad one stay printed.
     let flushed = out.flush();

@@ -3,8 +3,11 @@
 //! Exit status: 0 answered (also when a time limit left the answer unproven), 1 the question
 //! has no answer, 2 bad usage or bad input (`error:` on stderr, with where), 130 interrupted.
 
+mod answer;
 mod count;
+mod flags;
 mod guard;
+mod input;
 mod judge;
 mod ledger_run;
 mod merge;
@@ -16,11 +19,11 @@ mod serve;
 mod verify;
 mod weight;
 
-use clap::{Args, CommandFactory, Parser, Subcommand};
-use queens::format::{decode_utf8, ParseError};
+use clap::{CommandFactory, Parser, Subcommand};
+pub use flags::{parse_seconds, parse_size, parse_threads, LimitArgs, OutputFormat, SearchArgs};
+pub use input::{located, read_bytes, read_input};
 use queens::Options;
-use std::io::{IsTerminal, Read, Write};
-use std::path::PathBuf;
+use std::io::{IsTerminal, Write};
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -148,61 +151,6 @@ impl Failure {
     }
 }
 
-/// How a search command writes its answer.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OutputFormat {
-    /// A short human answer with the board drawn.
-    Text,
-    /// One JSON object (the command-line contract's answer shape).
-    Json,
-    /// A self-contained SVG picture of the answer.
-    Svg,
-}
-
-/// Options shared by the search commands.
-#[derive(Args, Debug, Clone)]
-pub struct SearchArgs {
-    /// Print one JSON object instead of the text answer (short for `--format json`).
-    #[arg(long)]
-    pub json: bool,
-    /// Output format: text (default), json or svg.
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    pub format: Option<OutputFormat>,
-    /// Stop after S seconds with the best answer found and its proven bound.
-    #[arg(short = 't', long, value_name = "S", value_parser = parse_seconds)]
-    pub time_limit: Option<Duration>,
-    /// Worker threads, at most 256 (default: one per core). The answer does not depend on it.
-    #[arg(short = 'j', long, value_name = "T", default_value_t = 0, value_parser = parse_threads)]
-    pub threads: usize,
-    /// Draw no progress on stderr.
-    #[arg(short = 'q', long)]
-    pub quiet: bool,
-}
-
-impl SearchArgs {
-    /// The output format asked for: `--format`, or JSON for `--json`; both must agree.
-    pub fn output(&self) -> Result<OutputFormat, Failure> {
-        match (self.json, self.format) {
-            (true, Some(f)) if f != OutputFormat::Json => Err(Failure::bad_input(
-                "--json (short for --format json) conflicts with --format given another value",
-            )),
-            (true, _) => Ok(OutputFormat::Json),
-            (false, f) => Ok(f.unwrap_or(OutputFormat::Text)),
-        }
-    }
-
-    /// Solver options for these arguments, wired to Ctrl-C.
-    pub fn options(&self) -> Options {
-        solver_options(self.threads, self.time_limit)
-    }
-
-    /// Whether progress may be drawn (not with `--quiet`, JSON or SVG; [`progress::Progress`]
-    /// also checks that stderr is a terminal).
-    pub fn shows_progress(&self) -> bool {
-        !self.quiet && matches!(self.output(), Ok(OutputFormat::Text))
-    }
-}
-
 /// The one place solver options are built: the thread count and time limit asked for, and the
 /// cancel flag that Ctrl-C sets.
 pub fn solver_options(threads: usize, time_limit: Option<Duration>) -> Options {
@@ -212,33 +160,6 @@ pub fn solver_options(threads: usize, time_limit: Option<Duration>) -> Options {
         cancel: Some(cancel_flag()),
         ..Options::default()
     }
-}
-
-/// The most worker threads a command accepts.
-pub const MAX_THREADS: usize = 256;
-
-/// Parses a thread count from 0 (one per core) to [`MAX_THREADS`].
-pub fn parse_threads(text: &str) -> Result<usize, String> {
-    let threads: usize = text
-        .parse()
-        .map_err(|_| format!("'{text}' is not a number of threads"))?;
-    if threads > MAX_THREADS {
-        return Err(format!(
-            "{threads} threads is more than the {MAX_THREADS} allowed (0 means one per core)"
-        ));
-    }
-    Ok(threads)
-}
-
-/// Parses a non-negative, finite number of seconds.
-pub fn parse_seconds(text: &str) -> Result<Duration, String> {
-    let secs: f64 = text
-        .parse()
-        .map_err(|_| format!("'{text}' is not a number of seconds"))?;
-    if !secs.is_finite() || !(0.0..=1e9).contains(&secs) {
-        return Err(format!("'{text}' is not a number of seconds from 0 to 1e9"));
-    }
-    Ok(Duration::from_secs_f64(secs))
 }
 
 /// The process-wide flag that Ctrl-C sets; solvers poll it through their options.
@@ -271,96 +192,6 @@ pub fn emit(text: &str) -> Result<(), Failure> {
 /// [`emit`] with a newline after `text`.
 pub fn emit_line(text: &str) -> Result<(), Failure> {
     emit(&format!("{text}\n"))
-}
-
-/// Reads a whole input (a file, or standard input for `None` or `-`) as bytes, with the name to
-/// use in messages. Reading standard input says so on stderr when it is a terminal, and
-/// Ctrl-C ends the read at once (exit 130).
-pub fn read_bytes(path: &Option<PathBuf>) -> Result<(String, Vec<u8>), Failure> {
-    match path {
-        Some(p) if p.as_os_str() != "-" => {
-            let bytes = std::fs::read(p)
-                .map_err(|e| Failure::bad_input(format!("cannot read {}: {e}", p.display())))?;
-            Ok((p.display().to_string(), bytes))
-        }
-        _ => {
-            if std::io::stdin().is_terminal() {
-                eprintln!("reading the input from standard input; end it with Ctrl-D");
-            }
-            read_stdin().map(|bytes| ("<stdin>".to_string(), bytes))
-        }
-    }
-}
-
-/// All of standard input: directly when it is a regular file (which cannot hang), else in
-/// reads that wait for data at most 50 ms at a time, so that Ctrl-C ends the wait.
-fn read_stdin() -> Result<Vec<u8>, Failure> {
-    let cannot = |e: std::io::Error| Failure::bad_input(format!("cannot read standard input: {e}"));
-    if let Some(size) = stdin_file_size() {
-        let mut bytes = Vec::with_capacity(size.saturating_add(1).min(1 << 30) as usize);
-        std::io::stdin()
-            .lock()
-            .read_to_end(&mut bytes)
-            .map_err(cannot)?;
-        return Ok(bytes);
-    }
-    let mut stdin = std::io::stdin().lock();
-    let mut bytes = Vec::new();
-    let mut chunk = vec![0u8; 1 << 16];
-    loop {
-        let ready = stdin_ready_within(Duration::from_millis(50));
-        if interrupted() {
-            return Err(Failure {
-                code: EXIT_INTERRUPTED,
-                message: "interrupted while reading standard input".into(),
-            });
-        }
-        if !ready {
-            continue;
-        }
-        match stdin.read(&mut chunk) {
-            Ok(0) => return Ok(bytes),
-            Ok(k) => bytes.extend_from_slice(&chunk[..k]),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(cannot(e)),
-        }
-    }
-}
-
-/// Whether standard input has data, an end or an error to read within `wait` (so that a read
-/// does not block); `false` when the wait ran out or a signal ended it.
-#[cfg(unix)]
-fn stdin_ready_within(wait: Duration) -> bool {
-    let mut watched = libc::pollfd {
-        fd: libc::STDIN_FILENO,
-        events: libc::POLLIN,
-        revents: 0,
-    };
-    // SAFETY: `poll` reads and writes exactly the one `pollfd` passed, which lives on this
-    // stack frame for the whole call.
-    #[allow(unsafe_code)]
-    let ready = unsafe { libc::poll(&mut watched, 1, wait.as_millis() as libc::c_int) };
-    ready != 0
-        && !(ready < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted)
-}
-
-/// Off Unix a read may block; it is always attempted.
-#[cfg(not(unix))]
-fn stdin_ready_within(_wait: Duration) -> bool {
-    true
-}
-
-/// Reads a whole input (a file, or standard input for `None` or `-`) as UTF-8 text; errors name
-/// the file and the line and column of an invalid byte.
-pub fn read_input(path: &Option<PathBuf>) -> Result<(String, String), Failure> {
-    let (name, bytes) = read_bytes(path)?;
-    let text = decode_utf8(&bytes).map_err(|e| located(&name, &e))?;
-    Ok((name, text.to_string()))
-}
-
-/// A bad-input failure for a parse error in the input called `name`.
-pub fn located(name: &str, error: &ParseError) -> Failure {
-    Failure::bad_input(format!("{name}: {error}"))
 }
 
 /// Runs the command line and maps the outcome to an exit status.
@@ -436,21 +267,6 @@ pub fn ignore_closed_pipes() {
 /// Nothing to do where there is no SIGPIPE.
 #[cfg(not(unix))]
 pub fn ignore_closed_pipes() {}
-
-/// The size of standard input when it is a regular file (`< file`), not a pipe or a terminal.
-#[cfg(unix)]
-fn stdin_file_size() -> Option<u64> {
-    use std::os::fd::AsFd;
-    let fd = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
-    let meta = std::fs::File::from(fd).metadata().ok()?;
-    meta.file_type().is_file().then_some(meta.len())
-}
-
-/// Standard input is never assumed to be a regular file off Unix.
-#[cfg(not(unix))]
-fn stdin_file_size() -> Option<u64> {
-    None
-}
 
 /// Ctrl-C (SIGINT) and SIGTERM (what a cluster's scheduler sends at a job's wall time) set the
 /// cancel flag (the solvers stop and the best answer so far is printed); a second one exits at

@@ -60,7 +60,7 @@ pub enum PlanJob {
 #[derive(Args, Debug)]
 pub struct PlanGuardArgs {
     /// The full N x N (`N`) or R x C (`RxC`) board.
-    #[arg(long, value_name = "N|RxC", value_parser = super::guard::parse_size, required = true)]
+    #[arg(long, value_name = "N|RxC", value_parser = super::parse_size, required = true)]
     pub full: Option<(usize, usize)>,
     /// Require the queens not to attack one another (independent domination).
     #[arg(long)]

@@ -1,15 +1,12 @@
 //! `queens repair`.
 
 use super::progress::Progress;
-use super::Status;
-use super::{emit, emit_line, interrupted, located, read_input, Failure, OutputFormat, SearchArgs};
-use super::{EXIT_INTERRUPTED, EXIT_NO_ANSWER};
+use super::{answer, located, read_input, Failure, SearchArgs, Status};
 use clap::Args;
-use queens::format::{parse_position, repair as output, svg, RunInfo};
-use queens::repair::{self, RepairError};
+use queens::puzzle::{self, Puzzle, Repair};
+use queens::SearchEvent;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
 
 /// Arguments of `queens repair`.
 #[derive(Args, Debug)]
@@ -24,9 +21,8 @@ pub struct RepairArgs {
 pub fn run(args: &RepairArgs) -> Result<Status, Failure> {
     let format = args.search.output()?;
     let (name, text) = read_input(&args.file)?;
-    let position = parse_position(&text).map_err(|e| located(&name, &e))?;
+    let position = Repair::read(&text).map_err(|e| located(&name, &e))?;
     let mut options = args.search.options();
-    let started = Instant::now();
     let progress = Arc::new(Progress::new(
         args.search.shows_progress(),
         &format!(
@@ -36,39 +32,25 @@ pub fn run(args: &RepairArgs) -> Result<Status, Failure> {
     ));
     if progress.active() {
         let progress = progress.clone();
-        options.progress = Some(Arc::new(move |lower, best| {
-            progress.status(bound_status(lower, best));
+        options.search_progress = Some(Arc::new(move |event| {
+            if let SearchEvent::Bounds { lower, best } = event {
+                progress.status(bound_status(lower, best));
+            }
         }));
     }
-    let plan = repair::solve(&position, &options).map_err(|e| match e {
-        RepairError::NoPlacement { .. } => Failure {
-            code: EXIT_NO_ANSWER,
-            message: format!("{name}: {e}"),
-        },
-        _ => Failure::bad_input(format!("{name}: {e}")),
-    })?;
-    drop(options.progress.take());
+    let outcome = puzzle::solve::<Repair>(position, &(), &options);
+    drop(options.search_progress.take());
     drop(progress);
-    let info = RunInfo::measured(started, &options);
-    match format {
-        OutputFormat::Json => emit_line(&output::json(&plan, info))?,
-        OutputFormat::Svg => emit(&svg::repair(&position, &plan))?,
-        OutputFormat::Text => emit(&output::text(&position, &plan))?,
-    }
-    if interrupted() {
-        return Ok(Status::from(EXIT_INTERRUPTED));
-    }
-    Ok(Status::SUCCESS)
+    answer::print(outcome, format, Some(&name))
 }
 
 /// The status line for a report of the relaxed count's proven lower bound and best plan so far.
-fn bound_status(lower: u64, best: u64) -> String {
-    if best >= lower && best < u64::from(u32::MAX) {
-        format!(
+fn bound_status(lower: u64, best: Option<u64>) -> String {
+    match best {
+        Some(best) if best >= lower => format!(
             "relaxed count: best plan {best} moves, lower bound {lower}, gap {}",
             best - lower
-        )
-    } else {
-        format!("relaxed count: lower bound {lower}, no plan yet")
+        ),
+        _ => format!("relaxed count: lower bound {lower}, no plan yet"),
     }
 }

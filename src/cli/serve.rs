@@ -28,8 +28,8 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = 18,
           value_parser = clap::value_parser!(u32).range(1..=32))]
     pub max_count_n: u32,
-    /// Worker threads of each solve (default: one per core).
-    #[arg(long, value_name = "T", default_value_t = 0)]
+    /// Worker threads of each solve, at most 256 (default: one per core).
+    #[arg(long, value_name = "T", default_value_t = 0, value_parser = super::parse_threads)]
     pub threads: usize,
 }
 

@@ -1,15 +1,12 @@
-//! `queens verify KIND INPUT ANSWER`: reads the input and the `--json` answer with
-//! `queens::format`, re-checks the certificate with `queens::verify` (which shares no code with
+//! `queens verify KIND INPUT ANSWER`: reads the input and the `--json` answer, has
+//! `queens::puzzle` re-check the certificate (with `queens::verify`, which shares no code with
 //! the solvers) and prints the verdict. Optimality is not checked.
 
 use super::Status;
 use super::{emit_line, located, read_input, Failure, EXIT_NO_ANSWER};
 use clap::{Args, ValueEnum};
-use queens::format::answer::{
-    read_answer, read_solution_lines, GuardCertificate, RepairCertificate, WeightCertificate,
-};
-use queens::format::{parse_mark_grid, parse_position, parse_weight_grid, ParseError};
-use queens::verify::{self, Violation};
+use queens::puzzle::count::check_solutions;
+use queens::puzzle::{Guard, Puzzle, Repair, Verdict, Weight};
 use std::path::PathBuf;
 
 /// Arguments of `queens verify`.
@@ -48,11 +45,11 @@ pub enum Kind {
     CountSolution,
 }
 
-/// The problem input named `path`, parsed by `parse`; a JSON text there gets the hint that the
+/// The problem input named `path`, read by `P`; a JSON text there gets the hint that the
 /// arguments may be swapped.
-fn input<T>(path: &str, parse: impl Fn(&str) -> Result<T, ParseError>) -> Result<T, Failure> {
+fn input<P: Puzzle>(path: &str) -> Result<P::Input, Failure> {
     let (name, text) = read_input(&Some(PathBuf::from(path)))?;
-    parse(&text).map_err(|e| {
+    P::read(&text).map_err(|e| {
         let mut failure = located(&name, &e);
         if text.trim_start().starts_with('{') {
             failure.message.push_str(
@@ -67,32 +64,10 @@ fn input<T>(path: &str, parse: impl Fn(&str) -> Result<T, ParseError>) -> Result
 /// Runs `queens verify`.
 pub fn run(args: &VerifyArgs) -> Result<Status, Failure> {
     let (answer_name, answer) = read_input(&Some(args.answer.clone()))?;
-    let in_answer = |e: ParseError| located(&answer_name, &e);
-    let verdict: Result<String, Violation> = match args.kind {
-        Kind::Weight => {
-            let grid = input(&args.input, parse_weight_grid)?;
-            let a: WeightCertificate = read_answer("weight", &answer).map_err(in_answer)?;
-            verify::weight(&grid, &a.queens, a.sum).map(|()| a.valid_text(grid.n))
-        }
-        Kind::Repair => {
-            let start = input(&args.input, parse_position)?;
-            let a: RepairCertificate = read_answer("repair", &answer).map_err(in_answer)?;
-            verify::repair(&start, &a.plan, &a.final_queens)
-                .and_then(|()| verify::claimed_count(a.moves, a.plan.len()))
-                .map(|()| a.valid_text())
-        }
-        Kind::Guard => {
-            let marks = input(&args.input, parse_mark_grid)?;
-            let a: GuardCertificate = read_answer("guard", &answer).map_err(in_answer)?;
-            let covered = if a.independent {
-                verify::independent_guard(&marks, &a.queens)
-            } else {
-                verify::guard(&marks, &a.queens)
-            };
-            covered
-                .and_then(|()| verify::claimed_count(a.guards, a.queens.len()))
-                .map(|()| a.valid_text(marks.rows, marks.cols))
-        }
+    let verdict = match args.kind {
+        Kind::Weight => Weight::check(&input::<Weight>(&args.input)?, &answer),
+        Kind::Repair => Repair::check(&input::<Repair>(&args.input)?, &answer),
+        Kind::Guard => Guard::check(&input::<Guard>(&args.input)?, &answer),
         Kind::CountSolution => {
             let n: usize = args.input.trim().parse().map_err(|_| {
                 Failure::bad_input(format!(
@@ -100,43 +75,16 @@ pub fn run(args: &VerifyArgs) -> Result<Status, Failure> {
                     args.input
                 ))
             })?;
-            let lines = read_solution_lines(&answer).map_err(in_answer)?;
-            if lines.is_empty() {
-                return Err(Failure::bad_input(format!(
-                    "{answer_name}: no solution line to check"
-                )));
-            }
-            let mut solutions = Vec::with_capacity(lines.len());
-            for (line, s) in &lines {
-                if s.n != n {
-                    emit_line(&format!(
-                        "invalid: line {line}: a solution of size {} where {n} was given",
-                        s.n
-                    ))?;
-                    return Ok(Status::from(EXIT_NO_ANSWER));
-                }
-                solutions.push(s.queens.clone());
-            }
-            if let Err((i, v)) = verify::distinct_solutions(n, &solutions) {
-                let why = match v {
-                    Violation::Duplicate { first } => {
-                        format!("the same solution as line {}", lines[first - 1].0)
-                    }
-                    v => v.to_string(),
-                };
-                emit_line(&format!("invalid: line {}: {why}", lines[i].0))?;
-                return Ok(Status::from(EXIT_NO_ANSWER));
-            }
-            Ok(queens::format::answer::valid_solutions_text(n, lines.len()))
+            check_solutions(n, &answer)
         }
     };
-    match verdict {
-        Ok(message) => {
+    match verdict.map_err(|e| Failure::bad_input(format!("{answer_name}: {e}")))? {
+        Verdict::Valid(message) => {
             emit_line(&message)?;
             Ok(Status::SUCCESS)
         }
-        Err(v) => {
-            emit_line(&format!("invalid: {v}"))?;
+        Verdict::Invalid(why) => {
+            emit_line(&format!("invalid: {why}"))?;
             Ok(Status::from(EXIT_NO_ANSWER))
         }
     }

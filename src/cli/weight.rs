@@ -1,15 +1,11 @@
 //! `queens weight`: the best-sum placement of N queens on a weight grid.
 
 use super::progress::Progress;
-use super::Status;
-use super::{emit, emit_line, located, read_input, Failure, OutputFormat, SearchArgs};
-use super::{EXIT_INTERRUPTED, EXIT_NO_ANSWER};
+use super::{answer, located, read_input, Failure, SearchArgs, Status};
 use clap::Args;
-use queens::format::{parse_weight_grid, svg, weight as output, RunInfo};
-use queens::weight::{best, WeightError};
+use queens::puzzle::{self, Puzzle, Weight};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
 
 /// Arguments of `queens weight`.
 #[derive(Args, Debug)]
@@ -25,8 +21,7 @@ pub struct WeightArgs {
 pub fn run(args: &WeightArgs) -> Result<Status, Failure> {
     let format = args.search.output()?;
     let (name, text) = read_input(&args.file)?;
-    let grid = parse_weight_grid(&text).map_err(|e| located(&name, &e))?;
-    let started = Instant::now();
+    let grid = Weight::read(&text).map_err(|e| located(&name, &e))?;
     let mut options = args.search.options();
     let progress = Arc::new(Progress::new(args.search.shows_progress(), "searching"));
     if progress.active() {
@@ -35,27 +30,8 @@ pub fn run(args: &WeightArgs) -> Result<Status, Failure> {
             progress.units(done, total, "subproblems", done as f64, total as f64);
         }));
     }
-    let outcome = best(&grid, &options);
+    let outcome = puzzle::solve::<Weight>(grid, &(), &options);
     drop(options.progress.take());
     drop(progress);
-    let placement = match outcome {
-        Ok(p) => p,
-        Err(e @ WeightError::NoPlacement { .. }) => {
-            return Err(Failure {
-                code: EXIT_NO_ANSWER,
-                message: format!("{name}: {e}"),
-            })
-        }
-        Err(e) => return Err(Failure::bad_input(format!("{name}: {e}"))),
-    };
-    let info = RunInfo::measured(started, &options);
-    match format {
-        OutputFormat::Json => emit_line(&output::to_json(&placement, info))?,
-        OutputFormat::Svg => emit(&svg::weight(&grid, &placement))?,
-        OutputFormat::Text => emit(&output::write_text(&placement))?,
-    }
-    if super::interrupted() {
-        return Ok(Status::from(EXIT_INTERRUPTED));
-    }
-    Ok(Status::SUCCESS)
+    answer::print(outcome, format, Some(&name))
 }

@@ -34,22 +34,20 @@ impl RunInfo {
 /// `fields` must serialize as a JSON object (a struct or a `serde_json` object); its keys keep
 /// their order, and 128-bit integers are written exactly.
 pub fn json_answer<T: Serialize + ?Sized>(problem: &str, fields: &T, info: RunInfo) -> String {
-    let body = serde_json::to_string(fields).unwrap_or_default();
-    let inner = body
-        .strip_prefix('{')
-        .and_then(|b| b.strip_suffix('}'))
-        .unwrap_or("");
-    let mut out = format!("{{\"problem\":{}", Value::from(problem));
-    if !inner.is_empty() {
-        out.push(',');
-        out.push_str(inner);
+    #[derive(Serialize)]
+    struct Answer<'a, T: Serialize + ?Sized> {
+        problem: &'a str,
+        #[serde(flatten)]
+        fields: &'a T,
+        seconds: Value,
+        threads: usize,
     }
-    out.push_str(&format!(
-        ",\"seconds\":{},\"threads\":{}}}",
-        seconds_value(info.seconds),
-        info.threads
-    ));
-    out
+    super::json_text(&Answer {
+        problem,
+        fields,
+        seconds: seconds_value(info.seconds),
+        threads: info.threads,
+    })
 }
 
 /// Seconds rounded to 6 decimals, as a JSON number.

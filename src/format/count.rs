@@ -3,13 +3,14 @@
 //!
 //! The JSON answer (revision 2 of the contract):
 //! `{"problem":"count","n":8,"solutions":92,"unique":12,"complete":true,
-//! "units":{"done":78,"total":78},"seconds":0.001234,"threads":2}`, written here field by
-//! field: counts as exact integers however large (they are 128-bit), `seconds` with exactly 6
+//! "units":{"done":78,"total":78},"seconds":0.001234,"threads":2}`, from a serde struct:
+//! counts as exact integers however large (they are 128-bit), `seconds` with exactly 6
 //! decimals. A ledger run adds its own object (see `format::scale`).
 
 use super::solutions::board_text;
 use crate::count::Counts;
-use std::fmt::Write;
+use serde::Serialize;
+use serde_json::value::RawValue;
 
 /// The fields every count answer has, with or without a ledger.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,37 +45,72 @@ impl From<&Counts> for CountAnswer {
 /// The JSON answer on one line (no newline):
 /// `{"problem":"count","n","solutions","unique","complete","units":{"done","total"},"seconds",
 /// "threads"}`.
-pub fn to_json(answer: &CountAnswer, seconds: f64, threads: usize) -> String {
+pub fn json(answer: &CountAnswer, seconds: f64, threads: usize) -> String {
     to_json_with(answer, seconds, threads, &[])
 }
 
-/// [`to_json`] with more fields after the common ones: each a key and its value, already
-/// written as JSON (an object, a number...).
+/// The count answer's fields, in the contract's order.
+#[derive(Serialize)]
+struct CountJson<'a> {
+    problem: &'static str,
+    n: u32,
+    solutions: u128,
+    unique: u128,
+    complete: bool,
+    units: UnitsJson,
+    /// Exactly 6 decimals, which a float cannot promise: written by [`seconds_json`].
+    seconds: Box<RawValue>,
+    threads: usize,
+    #[serde(flatten)]
+    more: InOrder<'a>,
+}
+
+/// Fields already written as JSON, kept in their order.
+struct InOrder<'a>(Vec<(&'a str, Box<RawValue>)>);
+
+impl Serialize for InOrder<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(key, value)| (key, value)))
+    }
+}
+
+#[derive(Serialize)]
+struct UnitsJson {
+    done: u64,
+    total: u64,
+}
+
+/// [`json`] with more fields after the common ones: each a key and its value, already
+/// written as JSON (an object, a number...), in their order.
+///
+/// # Panics
+/// When a value of `more` is not JSON text (a bug of the caller).
 pub fn to_json_with(
     answer: &CountAnswer,
     seconds: f64,
     threads: usize,
     more: &[(&str, String)],
 ) -> String {
-    let mut out = String::with_capacity(160);
-    let _ = write!(
-        out,
-        "{{\"problem\":\"count\",\"n\":{},\"solutions\":{},\"unique\":{},\"complete\":{},\
-         \"units\":{{\"done\":{},\"total\":{}}},\"seconds\":{},\"threads\":{}",
-        answer.n,
-        answer.solutions,
-        answer.unique,
-        answer.complete,
-        answer.units_done,
-        answer.units_total,
-        seconds_json(seconds),
-        threads
-    );
-    for (key, value) in more {
-        let _ = write!(out, ",{}:{value}", json_string(key));
-    }
-    out.push('}');
-    out
+    let raw = |text: String| RawValue::from_string(text).expect("a JSON value");
+    let json = CountJson {
+        problem: "count",
+        n: answer.n,
+        solutions: answer.solutions,
+        unique: answer.unique,
+        complete: answer.complete,
+        units: UnitsJson {
+            done: answer.units_done,
+            total: answer.units_total,
+        },
+        seconds: raw(seconds_json(seconds)),
+        threads,
+        more: InOrder(
+            more.iter()
+                .map(|(key, value)| (*key, raw(value.clone())))
+                .collect(),
+        ),
+    };
+    super::json_text(&json)
 }
 
 /// Seconds as a JSON number with exactly 6 decimals (0 for a negative or non-finite value).
@@ -119,7 +155,7 @@ pub fn summary_line(counts: &Counts, seconds: f64) -> String {
 
 /// The whole text answer of `queens count N`: the summary line and, when given, the first
 /// solution in lexicographic order drawn as a board.
-pub fn write_text(counts: &Counts, seconds: f64, first_solution: Option<&[usize]>) -> String {
+pub fn text(counts: &Counts, seconds: f64, first_solution: Option<&[usize]>) -> String {
     let mut out = summary_line(counts, seconds);
     out.push('\n');
     if let Some(columns) = first_solution {
@@ -154,7 +190,7 @@ mod tests {
 
     #[test]
     fn json_has_the_contract_fields_in_order() {
-        let json = to_json(&(&counts(true)).into(), 0.001_234_4, 2);
+        let json = json(&(&counts(true)).into(), 0.001_234_4, 2);
         assert_eq!(
             json,
             "{\"problem\":\"count\",\"n\":8,\"solutions\":92,\"unique\":12,\"complete\":true,\
@@ -172,15 +208,15 @@ mod tests {
         assert_eq!(v["complete"], false);
         assert_eq!(v["ledger"]["path"], "a\"b");
         assert!(with.contains("\"seconds\":1.500000,"));
-        assert!(to_json(&(&counts(true)).into(), f64::NAN, 1).contains("\"seconds\":0.000000"));
+        assert!(super::json(&(&counts(true)).into(), f64::NAN, 1).contains("\"seconds\":0.000000"));
     }
 
     #[test]
     fn text_says_partial_counts_are_lower_bounds() {
-        let done = write_text(&counts(true), 0.5, Some(&[0, 2, 1]));
+        let done = text(&counts(true), 0.5, Some(&[0, 2, 1]));
         assert!(done.starts_with("8-queens: 92 solutions, 12 unique up to rotation"));
         assert!(done.ends_with("lexicographic order:\n\nQ..\n..Q\n.Q.\n"));
-        let partial = write_text(&counts(false), 0.5, None);
+        let partial = text(&counts(false), 0.5, None);
         assert!(partial.contains("PARTIAL count, stopped after 5 of 78 work units"));
         assert!(partial.contains("lower bounds"));
         assert_eq!(listed_solution(1, &[0]), "Solution 1:\nQ\n");

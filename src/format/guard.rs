@@ -21,7 +21,7 @@ pub fn draw_board(marks: &MarkGrid, guards: &GuardSet) -> String {
 /// The text answer: the board, then the count and whether it is proven; with `sets`, a line
 /// with the number of guard sets of the minimum size (`Some(None)`: asked for but not counted,
 /// because the search was stopped).
-pub fn text_answer(marks: &MarkGrid, placement: &GuardSet, sets: Option<Option<u128>>) -> String {
+pub fn text(marks: &MarkGrid, placement: &GuardSet, sets: Option<Option<u128>>) -> String {
     let count = placement.queens.len();
     let kind = if placement.independent {
         "mutually non-attacking queens"
@@ -59,7 +59,7 @@ pub fn text_answer(marks: &MarkGrid, placement: &GuardSet, sets: Option<Option<u
 /// "queens","optimal","lower_bound","lower_bound_source","independent","nodes",
 /// ["minimum_sets"],"seconds","threads"}`; `minimum_sets` (the number of guard sets of the
 /// minimum size) only when counted, as a number below 2^64 and a string above.
-pub fn json_answer(guards: &GuardSet, minimum_sets: Option<u128>, info: RunInfo) -> String {
+pub fn json(guards: &GuardSet, minimum_sets: Option<u128>, info: RunInfo) -> String {
     let mut fields = json!({
         "rows": guards.rows,
         "cols": guards.cols,

@@ -41,6 +41,16 @@ impl ParseError {
     }
 }
 
+/// `value` (a serde-derived answer struct) as JSON on one line: the one way the writers turn
+/// their structs into text.
+///
+/// # Panics
+/// Never for the writers' structs: their keys are strings and none has a `Serialize` impl that
+/// fails, which are serde_json's only reasons to fail on a value held in memory.
+pub(crate) fn json_text<T: serde::Serialize + ?Sized>(value: &T) -> String {
+    serde_json::to_string(value).expect("an answer struct serializes to JSON")
+}
+
 /// `text` without a leading UTF-8 byte-order mark (U+FEFF), if it has one.
 pub fn strip_bom(text: &str) -> &str {
     text.strip_prefix('\u{feff}').unwrap_or(text)

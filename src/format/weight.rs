@@ -8,7 +8,7 @@ use serde::Serialize;
 
 /// The text answer: the board (`Q` a queen, `.` empty), the sum, and "proven optimal" or the
 /// proven upper bound with the gap.
-pub fn write_text(placement: &Placement) -> String {
+pub fn text(placement: &Placement) -> String {
     let n = placement.n;
     let mut out = text_board(n, n, |s| {
         if placement.queens.get(s.row).is_some_and(|q| q.col == s.col) {
@@ -38,7 +38,7 @@ pub fn write_text(placement: &Placement) -> String {
 
 /// The JSON answer on one line: `{"problem":"weight","n","sum","queens","optimal","bound",
 /// "nodes","seconds","threads"}`. Sums are written exactly, however large.
-pub fn to_json(placement: &Placement, info: RunInfo) -> String {
+pub fn json(placement: &Placement, info: RunInfo) -> String {
     #[derive(Serialize)]
     struct Fields<'a> {
         n: usize,
@@ -82,10 +82,10 @@ mod tests {
 
     #[test]
     fn text_draws_the_board() {
-        let text = write_text(&sample(true));
+        let text = text(&sample(true));
         assert!(text.starts_with(".Q..\n...Q\nQ...\n..Q.\n"));
         assert!(text.contains("best sum: 10 (proven optimal)"));
-        assert!(write_text(&sample(false)).contains("upper bound 12 (gap 16.67%)"));
+        assert!(super::text(&sample(false)).contains("upper bound 12 (gap 16.67%)"));
     }
 
     #[test]
@@ -97,9 +97,9 @@ mod tests {
             seconds: 0.5,
             threads: 1,
         };
-        let v: serde_json::Value = serde_json::from_str(&to_json(&p, info)).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&json(&p, info)).unwrap();
         assert_eq!(v["queens"][1], serde_json::json!([1, 3]));
         assert_eq!(v["problem"], "weight");
-        assert!(to_json(&p, info).contains("\"sum\":36893488147419103228"));
+        assert!(json(&p, info).contains("\"sum\":36893488147419103228"));
     }
 }

@@ -15,6 +15,7 @@
 //! queen with the least loss is dropped, and the search goes on with `k - 1`.
 
 use super::search::Board;
+use crate::primitive::rng::Xorshift64Star;
 use crate::Deadline;
 use std::time::Instant;
 
@@ -189,18 +190,6 @@ impl<'a, const K: usize> State<'a, K> {
     }
 }
 
-/// A small seeded generator (xorshift64*), so runs are repeatable.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n.max(1)
-    }
-}
-
 /// Tries to shrink `cover` (a cover of the board's marks) until `deadline`, `until` (if given)
 /// or `max_steps` steps; returns the smallest cover found (`cover` itself if none). Stops early
 /// once a cover of `lower_bound` queens is found.
@@ -217,7 +206,7 @@ pub(crate) fn improve<const K: usize>(
         return best;
     }
     let mut state = State::new(board, cover);
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Xorshift64Star::new(0x9E37_79B9_7F4A_7C15);
     // The step from which each square may be occupied again / its queen removed again.
     let mut free_to_add = vec![0u64; board.squares];
     let mut free_to_remove = vec![0u64; board.squares];

@@ -11,11 +11,14 @@
 //! ```
 
 mod bits;
+mod frontier;
 mod local;
+mod measure;
 mod search;
 mod witness;
 
 use crate::board::{Square, MAX_SIDE};
+use crate::options::SearchEvent;
 pub use crate::problem::MarkGrid;
 use crate::Options;
 use search::{Board, Level};
@@ -34,6 +37,18 @@ pub enum Rule {
     Any,
     /// Queens that do not attack one another (the independent domination number).
     Independent,
+}
+
+impl Rule {
+    /// [`Rule::Independent`] when `independent`, else [`Rule::Any`] (the one conversion of an
+    /// `--independent` flag).
+    pub fn from_independent(independent: bool) -> Rule {
+        if independent {
+            Rule::Independent
+        } else {
+            Rule::Any
+        }
+    }
 }
 
 /// Choices of the guard search that [`Options`] (threads, time, cancel, progress) does not
@@ -467,7 +482,10 @@ fn run<const K: usize>(
     }
     let (queens, optimal, lower_bound) = options.run_in_pool(|| {
         while k < upper.len() {
-            options.report(k as u64, upper.len() as u64);
+            options.report_search(SearchEvent::Level {
+                k: k as u64,
+                best: upper.len() as u64,
+            });
             match board.level(k, &exact_deadline, &nodes) {
                 Level::Found(queens) => return (queens, true, k),
                 Level::Infeasible => k += 1,

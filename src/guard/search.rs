@@ -303,7 +303,7 @@ impl<const K: usize> Board<K> {
     /// The children of a node with `r >= 1` queens to place: one per square of the branching set
     /// ([`Board::branch`] over the live squares of [`Board::live`]), each forbidding the dead
     /// squares and the earlier siblings. Empty when the node is cut.
-    fn children(&self, node: &Node<K>, r: usize) -> Vec<Node<K>> {
+    pub(super) fn children(&self, node: &Node<K>, r: usize) -> Vec<Node<K>> {
         let uncovered = self.marks.and_not(&node.covered);
         let allowed = self.allowed(&node.covered, &node.forbidden);
         let mut gains = vec![0; self.squares];
@@ -340,7 +340,7 @@ impl<const K: usize> Board<K> {
     /// lines), has as many queens, is independent when `S` is, contains the representative and
     /// misses every earlier orbit (orbits are `G`-invariant), so the branch of `O` finds it or
     /// another cover of the same size.
-    fn root_children(&self, k: usize) -> Vec<Node<K>> {
+    pub(super) fn root_children(&self, k: usize) -> Vec<Node<K>> {
         let root = Node {
             queens: Vec::new(),
             covered: Bits::EMPTY,
@@ -527,38 +527,38 @@ const TOP_GAINS: usize = 16;
 
 /// A search node: the queens placed, what they cover, and the squares excluded by earlier
 /// sibling branches.
-struct Node<const K: usize> {
-    queens: Vec<usize>,
-    covered: Bits<K>,
-    forbidden: Bits<K>,
+pub(super) struct Node<const K: usize> {
+    pub(super) queens: Vec<usize>,
+    pub(super) covered: Bits<K>,
+    pub(super) forbidden: Bits<K>,
 }
 
 /// State shared by the workers of one level.
-struct Shared<'a> {
-    deadline: &'a Deadline,
+pub(super) struct Shared<'a> {
+    pub(super) deadline: &'a Deadline,
     /// Set once the deadline has passed.
-    stop: AtomicBool,
+    pub(super) stop: AtomicBool,
     /// The smallest task index that found a cover (`usize::MAX`: none yet).
-    first_found: AtomicUsize,
+    pub(super) first_found: AtomicUsize,
 }
 
 /// One depth-first search of one task.
-struct Worker<'a, const K: usize> {
-    board: &'a Board<K>,
-    shared: &'a Shared<'a>,
-    task: usize,
+pub(super) struct Worker<'a, const K: usize> {
+    pub(super) board: &'a Board<K>,
+    pub(super) shared: &'a Shared<'a>,
+    pub(super) task: usize,
     /// The queens of the current path (the cover, once found).
-    queens: Vec<usize>,
-    nodes: u64,
+    pub(super) queens: Vec<usize>,
+    pub(super) nodes: u64,
     /// Nodes left until the next look at the clock.
-    poll: u32,
-    halted: bool,
+    pub(super) poll: u32,
+    pub(super) halted: bool,
     /// Count every cover instead of stopping at the first (see [`Board::count_level`]).
-    counting: bool,
+    pub(super) counting: bool,
     /// Covers counted so far.
-    count: u128,
+    pub(super) count: u128,
     /// Scratch space for [`Board::live`], one entry per square.
-    gains: Vec<u32>,
+    pub(super) gains: Vec<u32>,
 }
 
 /// Defines `$name`, the depth-first search of [`Worker::search`]: a recursion, so each
@@ -701,7 +701,7 @@ impl<const K: usize> Worker<'_, K> {
     /// Whether `r` more queens, on allowed squares, cover every mark not in `covered`. On
     /// success `self.queens` holds the cover. Runs the copy of the search compiled for the
     /// board's instruction-set level (or the best one below it that the CPU has).
-    fn search(&mut self, covered: Bits<K>, forbidden: Bits<K>, r: usize) -> bool {
+    pub(super) fn search(&mut self, covered: Bits<K>, forbidden: Bits<K>, r: usize) -> bool {
         #[cfg(target_arch = "x86_64")]
         {
             let level = self.board.isa;
@@ -738,165 +738,6 @@ impl<const K: usize> Worker<'_, K> {
         )]
         fn search_v4
     );
-}
-
-/// What [`Board::search_below`] found below a node.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) enum Below {
-    /// A cover: the node's queens and the rest.
-    Cover(Vec<usize>),
-    /// No cover below the node.
-    Refuted,
-    /// The number of covers below the node (when counting).
-    Counted(u128),
-}
-
-/// The search cut into units for a sharded refutation (see `super::units`): the nodes a fixed
-/// number of levels below the root, each named by its queens, and the search below one of them.
-impl<const K: usize> Board<K> {
-    /// The nodes `depth >= 1` levels below the root of the search for `k` queens, in
-    /// depth-first order, each as the queens placed on the way (the root reduced by symmetry
-    /// when `symmetric`, as in [`Board::level`]). A branch stops early where `tasks` stops: at a
-    /// node that covers the marks or has fewer than two queens left; nodes cut on the way (no
-    /// child passes the bound) are left out, being refuted. With `depth` 2 and `symmetric` these
-    /// are the tasks of [`Board::level`]. With no marks the root is the one unit; with `k = 0`
-    /// and marks there is none. `None` as soon as there are more than `limit` nodes.
-    pub(crate) fn frontier(
-        &self,
-        k: usize,
-        depth: usize,
-        symmetric: bool,
-        limit: usize,
-    ) -> Option<Vec<Vec<usize>>> {
-        if self.marks.is_empty() {
-            return Some(vec![Vec::new()]);
-        }
-        if k == 0 {
-            return Some(Vec::new());
-        }
-        let root = self.first_level(k, symmetric);
-        let mut out = Vec::new();
-        for child in root {
-            if !self.expand(child, k - 1, depth.max(1) - 1, &mut out, limit) {
-                return None;
-            }
-        }
-        Some(out)
-    }
-
-    /// The root's children: by symmetry or plain.
-    fn first_level(&self, k: usize, symmetric: bool) -> Vec<Node<K>> {
-        if symmetric {
-            self.root_children(k)
-        } else {
-            let root = Node {
-                queens: Vec::new(),
-                covered: Bits::EMPTY,
-                forbidden: Bits::EMPTY,
-            };
-            self.children(&root, k)
-        }
-    }
-
-    /// Appends to `out` the queens of the nodes `levels` below `node` (which has `r` queens
-    /// left), in depth-first order; false (stopping) once `out` holds more than `limit`.
-    fn expand(
-        &self,
-        node: Node<K>,
-        r: usize,
-        levels: usize,
-        out: &mut Vec<Vec<usize>>,
-        limit: usize,
-    ) -> bool {
-        if levels == 0 || r < 2 || self.marks.is_subset(&node.covered) {
-            out.push(node.queens);
-            return out.len() <= limit;
-        }
-        for child in self.children(&node, r) {
-            if !self.expand(child, r - 1, levels - 1, out, limit) {
-                return false;
-            }
-        }
-        true
-    }
-
-    /// The node reached from the root by placing `path` in order, following the branching
-    /// rule (so with the forbidden squares of the earlier siblings); `None` when `path` is not a
-    /// branch of the search for `k` queens.
-    fn replay(&self, k: usize, path: &[usize], symmetric: bool) -> Option<Node<K>> {
-        let Some((&first, rest)) = path.split_first() else {
-            return Some(Node {
-                queens: Vec::new(),
-                covered: Bits::EMPTY,
-                forbidden: Bits::EMPTY,
-            });
-        };
-        if k == 0 {
-            return None;
-        }
-        let mut node = self
-            .first_level(k, symmetric)
-            .into_iter()
-            .find(|c| c.queens == [first])?;
-        for &q in rest {
-            let r = k - node.queens.len();
-            if r == 0 {
-                return None;
-            }
-            node = self
-                .children(&node, r)
-                .into_iter()
-                .find(|c| c.queens.last() == Some(&q))?;
-        }
-        Some(node)
-    }
-
-    /// Searches below the node of `path` (see [`Board::frontier`]) for a cover with at most
-    /// `k` queens on one thread: what it found, `None` when the deadline passed first or
-    /// `path` is no branch; and the nodes visited. With `counting`, the covers below the node
-    /// are counted instead (for `k` the minimum, as in [`Board::count_level`]).
-    pub(crate) fn search_below(
-        &self,
-        k: usize,
-        path: &[usize],
-        symmetric: bool,
-        counting: bool,
-        deadline: &Deadline,
-    ) -> (Option<Below>, u64) {
-        let Some(node) = self.replay(k, path, symmetric) else {
-            return (None, 0);
-        };
-        let shared = Shared {
-            deadline,
-            stop: AtomicBool::new(false),
-            first_found: AtomicUsize::new(usize::MAX),
-        };
-        let mut worker = Worker {
-            board: self,
-            shared: &shared,
-            task: 0,
-            queens: node.queens.clone(),
-            nodes: 0,
-            poll: 0,
-            halted: false,
-            counting,
-            count: 0,
-            gains: vec![0; self.squares],
-        };
-        let hit = worker.search(node.covered, node.forbidden, k - node.queens.len());
-        let nodes = worker.nodes;
-        if shared.stop.load(Ordering::Relaxed) {
-            return (None, nodes);
-        }
-        let outcome = if counting {
-            Below::Counted(worker.count)
-        } else if hit {
-            Below::Cover(worker.queens)
-        } else {
-            Below::Refuted
-        };
-        (Some(outcome), nodes)
-    }
 }
 
 /// The lines of a `rows x cols` board with at least 4 squares (shorter ones never hold more
@@ -967,347 +808,5 @@ fn symmetries(rows: usize, cols: usize) -> Vec<Vec<u32>> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The lemma behind the root reduction, checked by enumeration: every map is a permutation
-    /// of the squares that preserves "occupies or attacks" in both directions, and with the
-    /// identity the maps form a group.
-    #[test]
-    fn symmetries_are_line_preserving_permutations_forming_a_group() {
-        for (rows, cols) in [
-            (1, 1),
-            (1, 5),
-            (2, 3),
-            (4, 4),
-            (5, 5),
-            (3, 7),
-            (6, 6),
-            (7, 4),
-        ] {
-            let maps = symmetries(rows, cols);
-            assert_eq!(maps.len(), if rows == cols { 7 } else { 3 });
-            let board = Board::<1>::new(rows, cols, &vec![true; rows * cols], false);
-            let identity: Vec<u32> = (0..(rows * cols) as u32).collect();
-            let mut group = maps.clone();
-            group.push(identity.clone());
-            for p in &maps {
-                let mut seen = p.clone();
-                seen.sort_unstable();
-                assert_eq!(seen, identity);
-                for a in 0..rows * cols {
-                    for b in 0..rows * cols {
-                        let (pa, pb) = (p[a] as usize, p[b] as usize);
-                        assert_eq!(
-                            board.attack[a].0[0] >> b & 1,
-                            board.attack[pa].0[0] >> pb & 1
-                        );
-                    }
-                }
-                for q in &group {
-                    let composed: Vec<u32> = q.iter().map(|&x| p[x as usize]).collect();
-                    assert!(group.contains(&composed), "not closed: {rows}x{cols}");
-                }
-            }
-        }
-    }
-
-    /// Every instruction-set level the CPU has gives the same answers (minimum, cover, and
-    /// the number of minimum covers) on full boards, rectangles and boards with random marks,
-    /// under both rules.
-    #[test]
-    fn every_supported_level_answers_alike() {
-        let levels: Vec<Isa> = Isa::ALL.into_iter().filter(|l| l.supported()).collect();
-        // Shown with `--nocapture`: which levels this CPU (or emulator) runs.
-        eprintln!("guard search levels run: {levels:?}");
-        let mut seed = 0x6A09_E667_F3BC_C908u64;
-        let mut boards: Vec<(usize, usize, Vec<bool>)> = [(8, 8), (10, 10), (11, 11), (6, 11)]
-            .into_iter()
-            .map(|(r, c)| (r, c, vec![true; r * c]))
-            .collect();
-        for _ in 0..4 {
-            let marked = (0..81)
-                .map(|_| {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    !seed.is_multiple_of(3)
-                })
-                .collect();
-            boards.push((9, 9, marked));
-        }
-        for (rows, cols, marked) in &boards {
-            for independent in [false, true] {
-                let answers: Vec<_> = levels
-                    .iter()
-                    .map(|&isa| {
-                        let mut board = Board::<2>::new(*rows, *cols, marked, independent);
-                        board.isa = isa;
-                        let nodes = AtomicU64::new(0);
-                        let never = Deadline::never();
-                        let mut k = board.root_bound();
-                        let cover = loop {
-                            match board.level(k, &never, &nodes) {
-                                Level::Found(queens) => break queens,
-                                Level::Infeasible => k += 1,
-                                Level::Stopped => unreachable!("no deadline"),
-                            }
-                        };
-                        let sets = board.count_level(cover.len(), &never, &nodes);
-                        (cover, sets)
-                    })
-                    .collect();
-                assert!(
-                    answers.windows(2).all(|w| w[0] == w[1]),
-                    "{rows}x{cols} independent={independent}: {answers:?}"
-                );
-            }
-        }
-    }
-
-    /// Every family of lines is disjoint, each line is a true row, column or diagonal (any two
-    /// of its squares share it), and with the short lines added back each family covers the
-    /// board.
-    #[test]
-    fn lines_are_the_rows_columns_and_diagonals() {
-        for (rows, cols) in [(1, 1), (3, 8), (4, 4), (5, 9), (8, 8), (11, 6)] {
-            let board = Board::<2>::new(rows, cols, &vec![true; rows * cols], false);
-            for family in 0..4 {
-                let mut seen = Bits::<2>::EMPTY;
-                let mut covered = 0;
-                for line in board.lines.iter().filter(|l| l.family == family) {
-                    assert_eq!(line.squares.count(), line.len);
-                    assert!(line.len >= 4);
-                    assert!(line.squares.and(&seen).is_empty());
-                    seen = seen.or(&line.squares);
-                    covered += line.len as usize;
-                    let squares: Vec<usize> = line.squares.ones().collect();
-                    for &a in &squares {
-                        for &b in &squares {
-                            let (ra, ca, rb, cb) = (a / cols, a % cols, b / cols, b % cols);
-                            let same = match family {
-                                0 => ra == rb,
-                                1 => ca == cb,
-                                2 => ca + rb == cb + ra,
-                                _ => ra + ca == rb + cb,
-                            };
-                            assert!(same, "{rows}x{cols} family {family}");
-                        }
-                    }
-                }
-                // The lines left out are those of at most 3 squares.
-                let lines_of = |len: usize| match family {
-                    0 => (len == cols) as usize * rows,
-                    1 => (len == rows) as usize * cols,
-                    _ => (0..rows + cols - 1)
-                        .filter(|&d| {
-                            let lo = d.saturating_sub(cols - 1);
-                            let hi = d.min(rows - 1);
-                            hi + 1 - lo == len
-                        })
-                        .count(),
-                };
-                let short: usize = (1..=3).map(|len| len * lines_of(len)).sum();
-                assert_eq!(
-                    covered + short,
-                    rows * cols,
-                    "{rows}x{cols} family {family}"
-                );
-            }
-        }
-    }
-
-    /// The cuts of [`Board::live`] and [`Board::branch`] against brute force, on small boards
-    /// with random marks, random queens already placed and random forbidden squares, under
-    /// both rules: when a node is cut no cover of at most `r` allowed squares exists, every
-    /// square declared dead is in none, and every cover holds a square of the branching set.
-    #[test]
-    fn live_squares_and_branching_sets_keep_every_cover() {
-        let mut seed = 0x3C6E_F372_FE94_F82Bu64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        let mut checked = 0;
-        for round in 0..1500 {
-            let rows = 3 + (next() % 5) as usize;
-            let cols = 3 + (next() % 5) as usize;
-            let squares = rows * cols;
-            let dense = round % 3 == 0;
-            let marked: Vec<bool> = (0..squares).map(|_| dense || next() % 4 != 0).collect();
-            let independent = round % 2 == 1;
-            let board = Board::<1>::new(rows, cols, &marked, independent);
-            let mut covered = Bits::<1>::EMPTY;
-            let mut placed = Bits::<1>::EMPTY;
-            for _ in 0..next() % 3 {
-                let q = (next() % squares as u64) as usize;
-                if independent && covered.0[0] >> q & 1 == 1 {
-                    continue;
-                }
-                covered = covered.or(&board.attack[q]);
-                placed.insert(q);
-            }
-            let mut forbidden = Bits::<1>::EMPTY;
-            for _ in 0..next() % (squares as u64 / 2) {
-                forbidden.insert((next() % squares as u64) as usize);
-            }
-            let uncovered = board.marks.and_not(&covered);
-            if uncovered.is_empty() {
-                continue;
-            }
-            let allowed = board.allowed(&covered, &forbidden);
-            let r = 1 + (next() % 3) as usize;
-            // Every cover of `uncovered` by at most `r` allowed squares (non-attacking, also
-            // with the placed queens, under the independent rule).
-            let pool: Vec<usize> = allowed.ones().collect();
-            let mut covers: Vec<Vec<usize>> = Vec::new();
-            let mut chosen = Vec::new();
-            /// The board, the squares to choose from and the most queens.
-            type Context<'a> = (&'a Board<1>, &'a [usize], usize);
-            fn walk(
-                (board, pool, r): Context,
-                from: usize,
-                left: Bits<1>,
-                attacked: Bits<1>,
-                chosen: &mut Vec<usize>,
-                covers: &mut Vec<Vec<usize>>,
-            ) {
-                if left.is_empty() {
-                    covers.push(chosen.clone());
-                    return;
-                }
-                if chosen.len() == r {
-                    return;
-                }
-                for i in from..pool.len() {
-                    let a = pool[i];
-                    if board.independent && attacked.0[0] >> a & 1 == 1 {
-                        continue;
-                    }
-                    chosen.push(a);
-                    let left = left.and_not(&board.attack[a]);
-                    let attacked = attacked.or(&board.attack[a]);
-                    walk((board, pool, r), i + 1, left, attacked, chosen, covers);
-                    chosen.pop();
-                }
-            }
-            walk(
-                (&board, &pool, r),
-                0,
-                uncovered,
-                covered,
-                &mut chosen,
-                &mut covers,
-            );
-            let mut gains = vec![0; squares];
-            match board.live(&uncovered, &allowed, r, &mut gains) {
-                None => assert!(
-                    covers.is_empty(),
-                    "live cut a node with a cover: {covers:?}"
-                ),
-                Some(good) => {
-                    for cover in &covers {
-                        assert!(
-                            cover.iter().all(|&a| good.0[0] >> a & 1 == 1),
-                            "dead square in {cover:?}"
-                        );
-                    }
-                    match board.branch(&uncovered, &good, r) {
-                        None => assert!(covers.is_empty(), "branch cut a node with a cover"),
-                        Some(set) => {
-                            for cover in &covers {
-                                assert!(
-                                    cover.iter().any(|&a| set.0[0] >> a & 1 == 1),
-                                    "{cover:?} misses the branching set"
-                                );
-                            }
-                        }
-                    }
-                }
-            }
-            checked += usize::from(!covers.is_empty());
-        }
-        // The test must meet nodes with covers as well as cut ones.
-        assert!(checked > 100, "only {checked} nodes with covers");
-    }
-
-    #[test]
-    fn greedy_covers_and_root_bound_is_below_it() {
-        for (rows, cols) in [(1, 1), (3, 8), (8, 8), (7, 5)] {
-            for independent in [false, true] {
-                let board = Board::<1>::new(rows, cols, &vec![true; rows * cols], independent);
-                let cover = board.greedy();
-                let covered = cover
-                    .iter()
-                    .fold(Bits::<1>::EMPTY, |acc, &q| acc.or(&board.attack[q]));
-                assert!(board.marks.is_subset(&covered));
-                assert!(board.root_bound() <= cover.len());
-            }
-        }
-    }
-}
-
-/// Measuring aid, not a check: `GUARD_PROBE="16x14:8,15x15:8" cargo test --release --lib
-/// probe_levels -- --ignored --nocapture` runs the exact search for one level of each full
-/// board on one thread and prints the verdict, the nodes and the CPU seconds (user + sys of
-/// the process, Linux). `GUARD_PROBE_INDEPENDENT=1` for the independent rule.
-#[cfg(test)]
-mod probe {
-    use super::*;
-
-    fn cpu_seconds() -> f64 {
-        let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-        let fields: Vec<&str> = stat
-            .rsplit_once(')')
-            .map(|(_, rest)| rest.split_whitespace().collect())
-            .unwrap_or_default();
-        let field = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok());
-        (field(11).unwrap_or(0.0) + field(12).unwrap_or(0.0)) / 100.0
-    }
-
-    fn run<const K: usize>(rows: usize, cols: usize, k: usize, independent: bool) {
-        let board = Board::<K>::new(rows, cols, &vec![true; rows * cols], independent);
-        let nodes = AtomicU64::new(0);
-        let start = cpu_seconds();
-        let verdict = match board.level(k, &Deadline::never(), &nodes) {
-            Level::Found(q) => format!("found {}", q.len()),
-            Level::Infeasible => "refuted".to_string(),
-            Level::Stopped => "stopped".to_string(),
-        };
-        println!(
-            "probe {rows}x{cols} k={k} independent={independent}: {verdict}, {} nodes, {:.2} CPU s",
-            nodes.load(Ordering::Relaxed),
-            cpu_seconds() - start
-        );
-    }
-
-    #[test]
-    #[ignore]
-    fn probe_levels() {
-        let spec = std::env::var("GUARD_PROBE").unwrap_or_default();
-        let independent = std::env::var("GUARD_PROBE_INDEPENDENT").is_ok();
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
-        for item in spec.split(',').filter(|s| !s.is_empty()) {
-            let (size, k) = item.split_once(':').expect("RxC:K");
-            let (rows, cols) = size.split_once('x').expect("RxC");
-            let (rows, cols, k): (usize, usize, usize) = (
-                rows.parse().unwrap(),
-                cols.parse().unwrap(),
-                k.parse().unwrap(),
-            );
-            pool.install(|| match (rows * cols).div_ceil(64) {
-                1 => run::<1>(rows, cols, k, independent),
-                2 => run::<2>(rows, cols, k, independent),
-                3 => run::<3>(rows, cols, k, independent),
-                4 => run::<4>(rows, cols, k, independent),
-                5..=6 => run::<6>(rows, cols, k, independent),
-                _ => run::<8>(rows, cols, k, independent),
-            });
-        }
-    }
-}
+#[path = "search_tests.rs"]
+mod tests;

@@ -13,7 +13,8 @@
 //! same units, in the same order, on every machine and every run (the search is deterministic
 //! and single-threaded below a unit).
 
-use super::search::{Below, Board};
+use super::frontier::Below;
+use super::search::Board;
 use super::{check_size, GuardError, MarkGrid, Rule};
 use crate::board::Square;
 use crate::Deadline;

@@ -209,7 +209,7 @@ impl<const K: usize> Orbits<K> {
 /// A cover with at most `target` queens invariant under `group`, searched until `deadline` or
 /// `end` (then `None`, as when the search ends without one). `stats`, if given, receives the
 /// nodes visited and whether the search ran to its end (found a cover or proved there is none).
-fn symmetric_cover<const K: usize>(
+pub(super) fn symmetric_cover<const K: usize>(
     board: &Board<K>,
     group: &[Vec<u32>],
     target: usize,
@@ -385,14 +385,14 @@ impl Rates {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::board::Square;
     use crate::problem::MarkGrid;
 
     /// A witness of `target` queens for the full n x n board, checked by `verify`; prints the
     /// time and the method.
-    fn witness(n: usize, target: usize, independent: bool) -> Method {
+    pub(in crate::guard) fn witness(n: usize, target: usize, independent: bool) -> Method {
         let marks = MarkGrid::full(n, n);
         let board = Board::<16>::new(n, n, &marks.marked, independent);
         let started = Instant::now();
@@ -429,86 +429,5 @@ mod tests {
         witness(19, 10, false);
         assert_eq!(witness(20, 11, false), Method::Local);
         witness(24, 13, false);
-    }
-
-    /// The moonshot: a 13-queen cover of the 26 x 26 board would settle gamma(Q_26) = 13. On a
-    /// board of even side only a group with fixed squares allows an odd number of queens, and
-    /// of the subgroups of the board symmetries only the two diagonal mirrors have them (the
-    /// two are conjugate, so one is searched). With `--ignored --nocapture`; `MOONSHOT_SECONDS`
-    /// (default 60) bounds the symmetric search and, separately, the local search. Reports
-    /// what was searched; asserts only that what it found is a cover.
-    #[test]
-    #[ignore]
-    fn moonshot_26() {
-        let seconds: u64 = std::env::var("MOONSHOT_SECONDS")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(60);
-        let (n, target) = (26, 13);
-        let marks = MarkGrid::full(n, n);
-        let board = Board::<16>::new(n, n, &marks.marked, false);
-        let identity: Vec<u32> = (0..(n * n) as u32).collect();
-        let transpose: Vec<u32> = (0..n * n).map(|s| ((s % n) * n + s / n) as u32).collect();
-        let (name, group) = ("diagonal mirror", vec![identity, transpose]);
-        {
-            let started = Instant::now();
-            let mut stats = (0, false);
-            let end = started + Duration::from_secs(seconds);
-            let found = symmetric_cover(
-                &board,
-                &group,
-                target,
-                &Deadline::never(),
-                end,
-                Some(&mut stats),
-            );
-            eprintln!(
-                "moonshot n = 26, {target} queens, {name}: {:?} queens, {} nodes, {:.1} s, {}",
-                found.as_ref().map(Vec::len),
-                stats.0,
-                started.elapsed().as_secs_f64(),
-                if stats.1 {
-                    "exhaustive"
-                } else {
-                    "stopped by the clock"
-                }
-            );
-            if let Some(queens) = found {
-                let squares: Vec<Square> =
-                    queens.iter().map(|&s| Square::new(s / n, s % n)).collect();
-                crate::verify::guard(&marks, &squares).unwrap();
-                eprintln!("moonshot witness: {squares:?}");
-            }
-        }
-        let started = Instant::now();
-        let greedy = board.greedy();
-        let end = started + Duration::from_secs(seconds);
-        let best = local::improve(
-            &board,
-            &greedy,
-            target,
-            &Deadline::never(),
-            Some(end),
-            u64::MAX,
-        );
-        let squares: Vec<Square> = best.iter().map(|&s| Square::new(s / n, s % n)).collect();
-        crate::verify::guard(&marks, &squares).unwrap();
-        eprintln!(
-            "moonshot n = 26, local search from greedy ({} queens): {} queens in {:.1} s",
-            greedy.len(),
-            best.len(),
-            started.elapsed().as_secs_f64()
-        );
-    }
-
-    /// A075458 for n = 13..=25: a witness of the known value for each (with `--ignored
-    /// --nocapture`: the time and the method of each).
-    #[test]
-    #[ignore]
-    fn witnesses_of_a075458_13_to_25() {
-        const GAMMA: [usize; 13] = [7, 8, 9, 9, 9, 9, 10, 11, 11, 12, 12, 13, 13];
-        for (i, &gamma) in GAMMA.iter().enumerate() {
-            witness(13 + i, gamma, false);
-        }
     }
 }

@@ -11,7 +11,7 @@
 //! given the stays of an optimal target, the row search finds no completion better than 29 in
 //! 2,000,000 nodes, while this search finds the cost-27 one in about 11,000.
 
-use super::targets::{mask, ReverseLow, Sq};
+use super::square::{mask, ReverseLow, Sq};
 
 /// A completion found by [`complete`]: the column of each row.
 pub(crate) type Cols = Vec<u8>;

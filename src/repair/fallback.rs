@@ -4,7 +4,7 @@
 //! target square, a queen is first stepped aside so that one can. It gives the search an upper
 //! bound and the answer when a time limit stops the search.
 
-use super::targets::Sq;
+use super::square::{lines_meet, Sq};
 use std::collections::VecDeque;
 
 use crate::board::QUEEN_DIRECTIONS as DIRS;
@@ -177,7 +177,7 @@ pub(crate) fn schedule(n: usize, queens: &[Sq], pairs: &[(Sq, Sq)]) -> Option<Ve
             let (q, t) = pending[k];
             let mut done = false;
             if !occ[idx(t)] {
-                if super::targets::lines_meet(q, t) {
+                if lines_meet(q, t) {
                     if clear(n, &occ, q, t) {
                         plan.push((q, t));
                         done = true;
@@ -190,8 +190,8 @@ pub(crate) fn schedule(n: usize, queens: &[Sq], pairs: &[(Sq, Sq)]) -> Option<Ve
                         .find(|&x| {
                             x != q
                                 && !occ[idx(x)]
-                                && super::targets::lines_meet(q, x)
-                                && super::targets::lines_meet(x, t)
+                                && lines_meet(q, x)
+                                && lines_meet(x, t)
                                 && clear(n, &occ, q, x)
                                 && clear(n, &occ, x, t)
                         });
@@ -229,13 +229,8 @@ mod tests {
 
     #[test]
     fn greedy_plans_replay_legally_to_every_kind_of_target() {
-        let mut x = 0xFEED_u64;
-        let mut next = move |k: usize| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x % k as u64) as usize
-        };
+        let mut rng = crate::primitive::rng::Xorshift64::new(0xFEED);
+        let mut next = move |k: usize| rng.below(k);
         for n in 4..=9 {
             for _ in 0..300 {
                 let mut queens: Vec<Sq> = Vec::new();

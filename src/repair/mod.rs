@@ -16,16 +16,21 @@
 use crate::board::Square;
 pub use crate::problem::{Move, Position};
 
+mod cheapest;
 mod cover;
+mod dfs;
 mod fallback;
 mod lagrange;
 mod search;
+mod square;
 mod stays;
 mod targets;
 
 use crate::board::MAX_SIDE;
+use crate::options::SearchEvent;
 use crate::Options;
-use targets::{Mode, Sq};
+use dfs::Mode;
+use square::Sq;
 use thiserror::Error;
 
 /// Why a position cannot be repaired.
@@ -175,9 +180,9 @@ pub fn relaxed(position: &Position, options: &Options) -> Result<Relaxed, Repair
     let n = position.n;
     let deadline = options.deadline();
     let parallel = options.threads != 1;
-    let report = |lower: u32, upper: u32| options.report(lower as u64, upper as u64);
+    let report = |lower: u32, upper: u32| report_bounds(options, lower, upper);
     let found =
-        options.run_in_pool(|| targets::cheapest(n, &queens, &deadline, None, parallel, &report));
+        options.run_in_pool(|| cheapest::cheapest(n, &queens, &deadline, None, parallel, &report));
     let cols = match found.best {
         Some((_, cols)) => cols,
         None => targets::explicit_solution(n).expect("n >= 4"),
@@ -210,7 +215,7 @@ pub fn lower_bound(position: &Position) -> Result<usize, RepairError> {
     let Some(queens) = checked(position)? else {
         return Ok(0);
     };
-    Ok(targets::proven_bound(position.n, &queens) as usize)
+    Ok(cheapest::proven_bound(position.n, &queens) as usize)
 }
 
 /// The fewest real queen moves (a queen never passes over or lands on another) from `position`
@@ -256,7 +261,7 @@ fn plan_from(
 ) -> Result<Repair, RepairError> {
     let n = position.n;
     let queens = queens.to_vec();
-    let report = |lower: u32, upper: u32| options.report(lower as u64, upper as u64);
+    let report = |lower: u32, upper: u32| report_bounds(options, lower, upper);
     // Half the time limit may go to improving the target when the gap is wide.
     let half = options.time_limit.map(|limit| {
         Options {
@@ -266,7 +271,7 @@ fn plan_from(
         }
         .deadline()
     });
-    let found = targets::cheapest(n, &queens, deadline, half.as_ref(), parallel, &report);
+    let found = cheapest::cheapest(n, &queens, deadline, half.as_ref(), parallel, &report);
     let relaxed_complete = found.complete;
     let relaxed_lower = found.lower;
     let explicit = targets::explicit_solution(n).expect("n >= 4");
@@ -285,7 +290,7 @@ fn plan_from(
         // Any solution will do; the greedy method almost never needs this.
         let limit = 2 * n as u32;
         let never = crate::Deadline::never();
-        let any = targets::search(n, &queens, limit, Mode::All, &never, parallel);
+        let any = dfs::search(n, &queens, limit, Mode::All, &never, parallel);
         best_plan = any
             .solutions
             .iter()
@@ -328,7 +333,7 @@ fn plan_from(
                 break;
             }
         }
-        let reach = targets::search(n, &queens, budget, Mode::All, &stop, parallel);
+        let reach = dfs::search(n, &queens, budget, Mode::All, &stop, parallel);
         let cols: Vec<Vec<u8>> = reach.solutions.into_iter().map(|(_, c)| c).collect();
         let (outcome, visited) = search::within(n, &queens, &cols, budget, &stop, u64::MAX);
         nodes += visited;
@@ -370,4 +375,12 @@ fn plan_from(
         final_queens: board.into_iter().map(to_square).collect(),
         nodes,
     })
+}
+/// Reports the proven lower bound and the best plan's moves (`u32::MAX`: no plan yet, the
+/// search's own marker) as a [`SearchEvent::Bounds`].
+fn report_bounds(options: &Options, lower: u32, upper: u32) {
+    options.report_search(SearchEvent::Bounds {
+        lower: lower.into(),
+        best: (upper < u32::MAX).then_some(upper.into()),
+    });
 }

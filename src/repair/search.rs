@@ -8,7 +8,8 @@
 //! refuted with at least the remaining budget are skipped (a transposition table keyed by a
 //! 128-bit Zobrist hash of the occupied squares).
 
-use super::targets::{cost, Scratch, Sq};
+use super::square::Sq;
+use super::targets::{cost, Scratch};
 use super::Move;
 use crate::board::Square;
 use crate::Deadline;

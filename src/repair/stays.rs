@@ -11,7 +11,7 @@
 //! largest degree, and a greedy partition into cliques (each clique holds at most one vertex of
 //! an independent set) bounds each branch.
 
-use super::targets::{lines_meet, Sq};
+use super::square::{lines_meet, Sq};
 
 /// The attack graph: bit `j` of entry `i` is set when queens `i` and `j` share a line.
 pub(crate) fn attack_graph(queens: &[Sq]) -> Vec<u64> {
@@ -180,13 +180,8 @@ mod tests {
 
     #[test]
     fn largest_independent_sets_match_brute_force() {
-        let mut x = 0x5EED_u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rng = crate::primitive::rng::Xorshift64::new(0x5EED);
+        let mut next = move || rng.next_u64();
         for round in 0..200 {
             let n = 4 + round % 14;
             let mut queens: Vec<Sq> = Vec::new();

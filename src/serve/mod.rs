@@ -15,14 +15,15 @@
 
 mod page;
 mod query;
+mod reply;
+mod slots;
 
-use crate::count::{self, Solutions, MAX_N};
-use crate::format::{self, decode_utf8, svg, RunInfo};
-use crate::guard::{self, GuardSet, MarkGrid, Rule};
-use crate::problem::{Position, WeightGrid};
-use crate::repair::{self, Repair};
-use crate::weight::{self, Placement};
-use crate::Options;
+use crate::board::Columns;
+use crate::count::{self, MAX_N};
+use crate::format::{self, svg};
+use crate::guard::Rule;
+use crate::puzzle::{self, Answered, Count, CountChoices, Guard, GuardChoices, Listing, Puzzle};
+use crate::puzzle::{Repair, Style, Weight};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, Path, RawQuery, State};
@@ -31,11 +32,13 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use query::Query;
+use reply::{bad_request, body_text, error, json_response, svg_response, text_response, ApiError};
+use slots::solve;
 use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tokio::sync::Semaphore;
 
 /// The largest request body accepted (the input file's text), in bytes.
@@ -82,12 +85,7 @@ struct Counters {
 
 /// A solved request, kept so that asking again in another format (the page asks for the JSON
 /// answer, then for its picture) does not solve again.
-#[derive(Clone)]
-enum Solved {
-    Weight(WeightGrid, Placement, RunInfo),
-    Repair(Position, Repair, RunInfo),
-    Guard(MarkGrid, GuardSet, Option<u128>, RunInfo),
-}
+type Remembered = Arc<dyn Answered>;
 
 /// How many solved requests are remembered.
 const REMEMBERED: usize = 8;
@@ -96,63 +94,10 @@ struct Shared {
     config: Config,
     slots: Arc<Semaphore>,
     counters: Counters,
-    recent: Mutex<VecDeque<(String, Solved)>>,
+    recent: Mutex<VecDeque<(String, Remembered)>>,
 }
 
 type AppState = Arc<Shared>;
-
-/// An error answer: its status, and the message of its body `{"error": message}`.
-struct ApiError(StatusCode, String);
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let body = serde_json::json!({ "error": self.1 }).to_string();
-        (self.0, [(header::CONTENT_TYPE, "application/json")], body).into_response()
-    }
-}
-
-fn error(status: StatusCode, message: impl Into<String>) -> ApiError {
-    ApiError(status, message.into())
-}
-
-fn bad_request(message: impl Into<String>) -> ApiError {
-    error(StatusCode::BAD_REQUEST, message)
-}
-
-fn json_response(body: String) -> Response {
-    (
-        StatusCode::OK,
-        [(header::CONTENT_TYPE, "application/json")],
-        body + "\n",
-    )
-        .into_response()
-}
-
-fn svg_response(body: String) -> Response {
-    (
-        StatusCode::OK,
-        [(header::CONTENT_TYPE, "image/svg+xml; charset=utf-8")],
-        body,
-    )
-        .into_response()
-}
-
-fn text_response(body: String) -> Response {
-    (
-        StatusCode::OK,
-        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-        body,
-    )
-        .into_response()
-}
-
-/// The answer formats of the search endpoints.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Style {
-    Json,
-    Svg,
-    Text,
-}
 
 fn style(query: &Query) -> Result<Style, ApiError> {
     match query.get("format") {
@@ -189,82 +134,7 @@ fn time_limit(shared: &Shared, query: &Query) -> Result<Duration, ApiError> {
     }
 }
 
-/// Sets the cancel flag of a solve when the request is dropped before the solve ends (the
-/// client went away), and counts it.
-struct CancelOnDrop {
-    flag: Arc<AtomicBool>,
-    shared: AppState,
-    armed: bool,
-}
-
-impl Drop for CancelOnDrop {
-    fn drop(&mut self) {
-        if self.armed {
-            self.flag.store(true, Ordering::SeqCst);
-            self.shared
-                .counters
-                .cancelled
-                .fetch_add(1, Ordering::Relaxed);
-        }
-    }
-}
-
-/// Runs `work` on a blocking thread with options that stop it at `limit` or when the request
-/// is dropped. Answers 429 when `max_solves` solves are already running. The slot is held until
-/// the work really ends, so a cancelled solve keeps its slot until it has stopped.
-async fn solve<T: Send + 'static>(
-    shared: &AppState,
-    limit: Duration,
-    work: impl FnOnce(&Options) -> T + Send + 'static,
-) -> Result<T, ApiError> {
-    let Ok(permit) = shared.slots.clone().try_acquire_owned() else {
-        shared.counters.refused.fetch_add(1, Ordering::Relaxed);
-        return Err(error(
-            StatusCode::TOO_MANY_REQUESTS,
-            format!(
-                "{} solves are running, the most this server runs at once; try again soon",
-                shared.config.max_solves
-            ),
-        ));
-    };
-    let flag = Arc::new(AtomicBool::new(false));
-    let mut guard = CancelOnDrop {
-        flag: flag.clone(),
-        shared: shared.clone(),
-        armed: true,
-    };
-    let options = Options {
-        threads: shared.config.threads,
-        time_limit: Some(limit),
-        cancel: Some(flag),
-        ..Options::default()
-    };
-    shared.counters.started.fetch_add(1, Ordering::Relaxed);
-    let done = shared.clone();
-    let task = tokio::task::spawn_blocking(move || {
-        let answer = work(&options);
-        done.counters.finished.fetch_add(1, Ordering::Relaxed);
-        drop(permit);
-        answer
-    });
-    let outcome = task.await;
-    guard.armed = false;
-    outcome.map_err(|_| error(StatusCode::INTERNAL_SERVER_ERROR, "the solve failed"))
-}
-
-/// The request body as text, or the JSON error for a body that is too large or not UTF-8.
-fn body_text(body: &Result<Bytes, BytesRejection>) -> Result<&str, ApiError> {
-    match body {
-        Ok(bytes) => decode_utf8(bytes).map_err(|e| bad_request(e.to_string())),
-        Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => Err(error(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!("the request body is larger than {MAX_BODY} bytes"),
-        )),
-        Err(rejection) => Err(error(rejection.status(), rejection.body_text())),
-    }
-}
-
-fn remembered(shared: &Shared, key: &str) -> Option<Solved> {
+fn remembered(shared: &Shared, key: &str) -> Option<Remembered> {
     let recent = shared.recent.lock().ok()?;
     recent
         .iter()
@@ -272,7 +142,7 @@ fn remembered(shared: &Shared, key: &str) -> Option<Solved> {
         .map(|(_, s)| s.clone())
 }
 
-fn remember(shared: &Shared, key: String, solved: &Solved) {
+fn remember(shared: &Shared, key: String, solved: &Remembered) {
     if let Ok(mut recent) = shared.recent.lock() {
         recent.retain(|(k, _)| *k != key);
         recent.push_front((key, solved.clone()));
@@ -281,32 +151,22 @@ fn remember(shared: &Shared, key: String, solved: &Solved) {
 }
 
 /// The answer of a solved request in the asked format.
-fn render(solved: &Solved, style: Style) -> Response {
-    match (solved, style) {
-        (Solved::Weight(_, p, info), Style::Json) => {
-            json_response(format::weight::to_json(p, *info))
-        }
-        (Solved::Weight(grid, p, _), Style::Svg) => svg_response(svg::weight(grid, p)),
-        (Solved::Weight(_, p, _), Style::Text) => text_response(format::weight::write_text(p)),
-        (Solved::Repair(_, r, info), Style::Json) => json_response(format::repair::json(r, *info)),
-        (Solved::Repair(position, r, _), Style::Svg) => svg_response(svg::repair(position, r)),
-        (Solved::Repair(position, r, _), Style::Text) => {
-            text_response(format::repair::text(position, r))
-        }
-        (Solved::Guard(_, g, sets, info), Style::Json) => {
-            json_response(format::guard::json_answer(g, *sets, *info))
-        }
-        (Solved::Guard(marks, g, _, _), Style::Svg) => svg_response(svg::guard(marks, g)),
-        (Solved::Guard(marks, g, sets, _), Style::Text) => {
-            text_response(format::guard::text_answer(marks, g, sets.map(Some)))
-        }
+fn render(solved: &dyn Answered, style: Style) -> Response {
+    match solved.write(style) {
+        Err(e) => bad_request(e.to_string()).into_response(),
+        Ok(body) => match style {
+            Style::Json => json_response(body),
+            Style::Svg => svg_response(body),
+            Style::Text => text_response(body),
+        },
     }
 }
 
-/// The three search endpoints: parse the body, solve (or recall), answer.
-async fn search(
+/// A search endpoint: parse the body as `P`'s input, solve it with the choices the query
+/// asks for (or recall it), answer in the asked format.
+async fn search<P: Puzzle>(
     shared: AppState,
-    problem: &'static str,
+    choices: fn(&Query) -> P::Choices,
     raw: Option<String>,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
@@ -319,83 +179,58 @@ async fn search(
         Ok(text) => text,
         Err(e) => return e.into_response(),
     };
-    let independent = query.flag("independent");
-    let count_sets = query.flag("count_sets");
     let key = format!(
-        "{problem} {} {independent} {count_sets}\n{text}",
-        limit.as_secs_f64()
+        "{} {} {} {}\n{text}",
+        P::NAME,
+        limit.as_secs_f64(),
+        query.flag("independent"),
+        query.flag("count_sets")
     );
     if let Some(solved) = remembered(&shared, &key) {
-        return render(&solved, style);
+        return render(solved.as_ref(), style);
     }
-    let started = Instant::now();
-    let outcome: Result<Result<Solved, String>, ApiError> = match problem {
-        "weight" => {
-            let grid = match format::parse_weight_grid(text) {
-                Ok(g) => g,
-                Err(e) => return bad_request(e.to_string()).into_response(),
-            };
-            solve(&shared, limit, move |options| {
-                let placement = weight::best(&grid, options).map_err(|e| e.to_string())?;
-                let info = RunInfo::measured(started, options);
-                Ok(Solved::Weight(grid, placement, info))
-            })
-            .await
-        }
-        "repair" => {
-            let position = match format::parse_position(text) {
-                Ok(p) => p,
-                Err(e) => return bad_request(e.to_string()).into_response(),
-            };
-            solve(&shared, limit, move |options| {
-                let plan = repair::solve(&position, options).map_err(|e| e.to_string())?;
-                let info = RunInfo::measured(started, options);
-                Ok(Solved::Repair(position, plan, info))
-            })
-            .await
-        }
-        _ => {
-            let marks = match format::parse_mark_grid(text) {
-                Ok(m) => m,
-                Err(e) => return bad_request(e.to_string()).into_response(),
-            };
-            let rule = if independent {
-                Rule::Independent
-            } else {
-                Rule::Any
-            };
-            solve(&shared, limit, move |options| {
-                let guards = guard::solve(&marks, rule, options).map_err(|e| e.to_string())?;
-                let sets = if count_sets && guards.optimal {
-                    guard::count_minimum(&marks, rule, options)
-                        .map_err(|e| e.to_string())?
-                        .map(|m| m.sets)
-                } else {
-                    None
-                };
-                let info = RunInfo::measured(started, options);
-                Ok(Solved::Guard(marks, guards, sets, info))
-            })
-            .await
-        }
+    let input = match P::read(text) {
+        Ok(input) => input,
+        Err(e) => return bad_request(e.to_string()).into_response(),
     };
+    let choices = choices(&query);
+    let outcome = solve(&shared, limit, move |options| {
+        puzzle::solve::<P>(input, &choices, options).map_err(|e| e.to_string())
+    })
+    .await;
     match outcome {
         Err(e) => e.into_response(),
         Ok(Err(message)) => bad_request(message).into_response(),
         Ok(Ok(solved)) => {
+            let solved: Remembered = Arc::new(solved);
             remember(&shared, key, &solved);
-            render(&solved, style)
+            render(solved.as_ref(), style)
         }
     }
 }
 
-/// The route of one search endpoint: `POST` with the input file's text as the body.
-fn search_route(problem: &'static str) -> axum::routing::MethodRouter<AppState> {
+/// The route of one search endpoint: `POST` with the input file's text as the body, the
+/// problem's choices read from the query by `choices`.
+fn search_route<P: Puzzle>(
+    choices: fn(&Query) -> P::Choices,
+) -> axum::routing::MethodRouter<AppState> {
     post(
         move |State(shared): State<AppState>,
               RawQuery(raw): RawQuery,
-              body: Result<Bytes, BytesRejection>| search(shared, problem, raw, body),
+              body: Result<Bytes, BytesRejection>| search::<P>(shared, choices, raw, body),
     )
+}
+
+/// No choices.
+fn no_choices(_: &Query) {}
+
+/// The guard choices of `?independent` and `?count_sets` (lower bounds from theorems).
+fn guard_choices(query: &Query) -> GuardChoices {
+    GuardChoices {
+        rule: Rule::from_independent(query.flag("independent")),
+        count_sets: query.flag("count_sets"),
+        ..GuardChoices::default()
+    }
 }
 
 /// N from the path: a board size the counter supports.
@@ -431,21 +266,18 @@ async fn count_handler(
         Ok(l) => l,
         Err(e) => return e.into_response(),
     };
-    let started = Instant::now();
     let outcome = solve(&shared, limit, move |options| {
-        let counts = count::count(n, options).map_err(|e| e.to_string())?;
-        let info = RunInfo::measured(started, options);
-        Ok::<_, String>(format::count::to_json(
-            &(&counts).into(),
-            info.seconds,
-            info.threads,
-        ))
+        let solved = puzzle::solve::<Count>(n, &CountChoices::default(), options);
+        solved
+            .map(|s| s.write(Style::Json))
+            .map_err(|e| e.to_string())
     })
     .await;
     match outcome {
         Err(e) => e.into_response(),
         Ok(Err(message)) => bad_request(message).into_response(),
-        Ok(Ok(json)) => json_response(json),
+        Ok(Ok(Err(unwritable))) => bad_request(unwritable.to_string()).into_response(),
+        Ok(Ok(Ok(json))) => json_response(json),
     }
 }
 
@@ -487,22 +319,14 @@ async fn solutions_handler(
         Err(e) => return e.into_response(),
     };
     let outcome = solve(&shared, time, move |options| {
-        let mut all = Solutions::new(n, unique).with_deadline(options.deadline());
-        let mut boards = Vec::new();
-        let mut index = 0u64;
-        while (boards.len() as u64) < limit {
-            let Some(columns) = all.next() else { break };
-            index += 1;
-            if index > skip {
-                boards.push(columns);
-            }
-        }
+        let listing = Listing::new(n, unique, skip, limit, options.deadline());
         if as_svg {
+            let boards: Vec<Columns> = listing.map(|(_, columns)| columns).collect();
             svg::solutions(&boards, skip + 1)
         } else {
             let mut lines = String::new();
-            for (k, columns) in boards.iter().enumerate() {
-                lines.push_str(&format::solutions::json_line(skip + 1 + k as u64, columns));
+            for (index, columns) in listing {
+                lines.push_str(&format::solutions::json_line(index, &columns));
                 lines.push('\n');
             }
             lines
@@ -555,9 +379,9 @@ pub fn router(config: Config) -> Router {
         .route("/", get(|| async { page::index() }))
         .route("/app.js", get(|| async { page::script() }))
         .route("/style.css", get(|| async { page::style() }))
-        .route("/api/weight", search_route("weight"))
-        .route("/api/repair", search_route("repair"))
-        .route("/api/guard", search_route("guard"))
+        .route("/api/weight", search_route::<Weight>(no_choices))
+        .route("/api/repair", search_route::<Repair>(no_choices))
+        .route("/api/guard", search_route::<Guard>(guard_choices))
         .route("/api/count/{n}", get(count_handler))
         .route("/api/solutions/{n}", get(solutions_handler))
         .route("/api/status", get(status_handler))

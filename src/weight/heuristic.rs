@@ -1,6 +1,8 @@
 //! Quick placements: a pairwise-swap local search and an annealing walk that improve a
 //! placement's cost while keeping it non-attacking (the start is [`crate::board::construction`]).
 
+use crate::primitive::rng::Xorshift64;
+
 /// Improves `cols` (a non-attacking placement, column per row) by exchanging the columns of two
 /// rows while that lowers the total of `cost(row, col)` and keeps the queens non-attacking.
 /// Stops at a local optimum or after `max_passes` passes over all pairs.
@@ -95,26 +97,6 @@ impl DiagonalLoad {
     }
 }
 
-/// A xorshift generator: deterministic pseudo-random numbers for the heuristics.
-struct Xorshift(u64);
-
-impl Xorshift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, bound: usize) -> usize {
-        (self.next() % bound as u64) as usize
-    }
-
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
 fn exchange(state: &mut [u8], load: &mut DiagonalLoad, i: usize, j: usize) {
     let (ci, cj) = (state[i] as usize, state[j] as usize);
     load.remove(i, ci);
@@ -144,7 +126,7 @@ pub(crate) fn anneal(cols: &mut [u8], cost: &[i128], moves: u64, seed: u64) {
     };
     let as_f64: Vec<f64> = cost.iter().map(|&c| c as f64).collect();
     let mean = (as_f64.iter().sum::<f64>() / as_f64.len() as f64).max(1.0);
-    let mut random = Xorshift(seed | 1);
+    let mut random = Xorshift64::new(seed | 1);
     let mut best = value(cols);
     for round in 0..ROUNDS {
         let mut state = cols.to_vec();
@@ -198,7 +180,7 @@ pub(crate) fn anneal(cols: &mut [u8], cost: &[i128], moves: u64, seed: u64) {
                 let key = (
                     load.clashes,
                     cost[i * n + cj] + cost[j * n + ci] - cost[i * n + ci] - cost[j * n + cj],
-                    random.next(),
+                    random.next_u64(),
                     j,
                 );
                 exchange(&mut state, &mut load, i, j);

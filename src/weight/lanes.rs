@@ -169,15 +169,12 @@ mod tests {
     /// The 256-bit diagonal set agrees with a plain list of booleans on marks and windows.
     #[test]
     fn wide_lines_match_a_boolean_model() {
-        let mut x = 7u64;
+        let mut rng = crate::primitive::rng::Xorshift64::new(7);
         for _ in 0..200 {
             let mut lines = <u128 as Lanes>::NO_LINES;
             let mut model = [false; 256];
             for _ in 0..40 {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                let d = (x % 255) as usize;
+                let d = (rng.next_u64() % 255) as usize;
                 <u128 as Lanes>::mark(&mut lines, d);
                 model[d] = true;
             }

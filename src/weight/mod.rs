@@ -699,18 +699,11 @@ mod tests {
 
     #[test]
     fn retuned_bounds_rise_but_stay_below_the_optimum() {
-        let mut x = 99u64;
+        let mut rng = crate::primitive::rng::Xorshift64::new(99);
         let mut raised = 0;
         for trial in 0..80 {
             let n = 5 + trial % 4;
-            let costs: Vec<i128> = (0..n * n)
-                .map(|_| {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    (x % 50) as i128
-                })
-                .collect();
+            let costs: Vec<i128> = (0..n * n).map(|_| (rng.next_u64() % 50) as i128).collect();
             let want = brute_cost(n, &costs).unwrap() * SCALE;
             let true_cost: Vec<i64> = costs.iter().map(|&c| (c * SCALE) as i64).collect();
             let problem = Problem {
@@ -739,12 +732,10 @@ mod tests {
 
     /// `n * n` pseudo-random costs in `0..spread` (all 0 when `spread` is 0), from `seed`.
     fn random_costs(n: usize, seed: u64, spread: i128) -> Vec<i128> {
-        let mut x = seed | 1;
+        let mut rng = crate::primitive::rng::Xorshift64::new(seed | 1);
         (0..n * n)
             .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
+                let x = rng.next_u64();
                 if spread == 0 {
                     0
                 } else {

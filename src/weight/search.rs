@@ -16,6 +16,7 @@
 use super::assign::{Cost, Duals, NONE};
 use super::lanes::{bits, Lanes};
 use crate::options::Deadline;
+use crate::primitive::rng::Xorshift64;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
@@ -376,13 +377,8 @@ pub(crate) fn neighbourhoods<T: Cost, L: Lanes>(
 ) -> u64 {
     let n = p.n;
     let free = free.min(n);
-    let mut x = 0x9E37_79B9_7F4A_7C15u64;
-    let mut random = move |bound: usize| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        (x % bound as u64) as usize
-    };
+    let mut rng = Xorshift64::new(0x9E37_79B9_7F4A_7C15);
+    let mut random = move |bound: usize| rng.below(bound);
     let mut choose = |round: usize| {
         let mut freed = L::EMPTY;
         if round.is_multiple_of(2) {

@@ -179,19 +179,49 @@ pub fn example(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// Sends `child` SIGINT (as Ctrl-C does) after `after`, then waits for its output.
+/// Sends `child` SIGINT (as Ctrl-C does) once it is ready for it, then waits for its output:
+/// ready means its SIGINT handler is installed, which Linux shows in the `SigCgt` mask of
+/// /proc/PID/status (so the signal cannot come before the handler, whatever the machine's
+/// load). Where there is no /proc, it waits a second instead.
 #[cfg(unix)]
-pub fn interrupt_after(
-    child: std::process::Child,
-    after: std::time::Duration,
-) -> std::process::Output {
-    std::thread::sleep(after);
+pub fn interrupt_when_ready(child: std::process::Child) -> std::process::Output {
+    wait_for_sigint_handler(child.id());
     let sent = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
         .expect("run kill");
     assert!(sent.success(), "kill -INT failed");
     child.wait_with_output().expect("wait for queens")
+}
+
+/// Returns once process `pid` catches SIGINT (bit 2 - 1 of its `SigCgt` mask); fails after
+/// 30 s without it.
+#[cfg(unix)]
+fn wait_for_sigint_handler(pid: u32) {
+    const SIGINT_BIT: u64 = 1 << (2 - 1);
+    let path = format!("/proc/{pid}/status");
+    let started = std::time::Instant::now();
+    loop {
+        let Ok(status) = std::fs::read_to_string(&path) else {
+            // No /proc (not Linux): no readiness signal to read.
+            std::thread::sleep(std::time::Duration::from_secs(1));
+            return;
+        };
+        let caught = status
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+            .unwrap_or(0);
+        if caught & SIGINT_BIT != 0 {
+            return;
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(30),
+            "process {pid} never installed its Ctrl-C handler"
+        );
+        // Polling the readiness signal, not guessing a time.
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
 }
 
 /// OEIS A274138 up to 13 x 13, as (n, m, gamma(Q(n x m))) with 1 <= m <= n, in the OEIS order:
