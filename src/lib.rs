@@ -16,6 +16,8 @@
 //!   [`count`] (N-queens solutions, all and up to symmetry), [`weight`] (the best-sum
 //!   placement), [`repair`] (the fewest real queen moves, with the moves), [`guard`] (the
 //!   fewest guarding queens).
+//! - [`complete`]: n-queens completion, blocked n-queens and excluded diagonals (decide, count,
+//!   list).
 //! - [`scale`]: work plans, shards, ledgers, merge and MPI for counts cut into units.
 //! - [`format`](mod@format): every parser (errors with line and column) and writer (text, JSON).
 //! - [`judge`]: LightOJ 1061, UVa 167 and UVa 11214 in their exact formats.
@@ -38,6 +40,7 @@
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod complete;
 pub mod count;
 mod cpu;
 pub mod format;

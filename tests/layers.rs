@@ -17,6 +17,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("repair", &["board", "problem", "options", "schedule"]),
     ("guard", &["board", "problem", "options", "schedule", "cpu"]),
     (
+        "complete",
+        &["board", "problem", "options", "schedule", "cpu"],
+    ),
+    (
         "scale",
         &["board", "options", "schedule", "count", "guard", "problem"],
     ),
