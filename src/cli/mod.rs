@@ -3,6 +3,7 @@
 //! Exit status: 0 answered (also when a time limit left the answer unproven), 1 the question
 //! has no answer, 2 bad usage or bad input (`error:` on stderr, with where), 130 interrupted.
 
+mod complete;
 mod count;
 mod guard;
 mod judge;
@@ -34,6 +35,7 @@ Examples:
   queens weight examples/weights.txt       the best-sum placement, proven
   queens repair examples/board.txt         the fewest real moves, with the moves
   queens guard --full 8 --json             5 queens guard the 8 x 8 board
+  queens complete examples/nauck.txt --count   the completions of Nauck's puzzle
   queens judge uva167 examples/judge/uva167.in
   queens repair --json board.txt > a.json && queens verify repair board.txt a.json";
 
@@ -57,6 +59,9 @@ enum Command {
     Repair(repair::RepairArgs),
     /// Fewest queens that occupy or attack every marked square.
     Guard(guard::GuardArgs),
+    /// Complete a partial board (placed queens, blocked squares, closed diagonals), or count
+    /// its completions.
+    Complete(complete::CompleteArgs),
     /// Answer a judge problem's input in the judge's exact output format.
     Judge(judge::JudgeArgs),
     /// Re-check the certificate of a --json answer (not its optimality).
@@ -394,6 +399,7 @@ fn run() -> Status {
         Command::Weight(args) => weight::run(args),
         Command::Repair(args) => repair::run(args),
         Command::Guard(args) => guard::run(args),
+        Command::Complete(args) => complete::run(args),
         Command::Judge(args) => judge::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Plan(args) => plan::run(args),

@@ -33,6 +33,10 @@ pub struct VerifyArgs {
     /// The answer: the solver's --json output (`-` for standard input). For count-solution,
     /// JSON lines from `queens solutions N --format json`, each checked.
     pub answer: PathBuf,
+    /// For `complete` with a CSPLib .param input: the number of its diagonals the answer
+    /// was for (default: all).
+    #[arg(long, value_name = "D")]
+    pub diagonals: Option<usize>,
 }
 
 /// The kinds of answer `verify` checks.
@@ -46,6 +50,8 @@ pub enum Kind {
     Guard,
     /// `queens solutions N --format json` lines.
     CountSolution,
+    /// A `queens complete --json` answer (a completion).
+    Complete,
 }
 
 /// The problem input named `path`, parsed by `parse`; a JSON text there gets the hint that the
@@ -92,6 +98,28 @@ pub fn run(args: &VerifyArgs) -> Result<Status, Failure> {
             covered
                 .and_then(|()| verify::claimed_count(a.guards, a.queens.len()))
                 .map(|()| a.valid_text(marks.rows, marks.cols))
+        }
+        Kind::Complete => {
+            let board = input(&args.input, |t| {
+                queens::format::complete::parse_input(t, args.diagonals)
+            })?;
+            let a: queens::format::complete::CompletionCertificate =
+                read_answer("complete", &answer).map_err(in_answer)?;
+            match (a.completed, a.queens) {
+                (true, Some(q)) => verify::completion(&board, &q).map(|()| {
+                    queens::format::complete::valid_completion_text(
+                        board.n,
+                        q.len(),
+                        board.queens.len(),
+                    )
+                }),
+                _ => {
+                    emit_line(
+                        "invalid: the answer claims no completion, so there is none to check",
+                    )?;
+                    return Ok(Status::from(EXIT_NO_ANSWER));
+                }
+            }
         }
         Kind::CountSolution => {
             let n: usize = args.input.trim().parse().map_err(|_| {
