@@ -5,6 +5,7 @@
 //! fails; otherwise the search branches on a line with the fewest free squares, trying its
 //! first square and then, with that square removed, propagating again (two-way branching).
 
+use crate::cpu::{has_v3, Level};
 use crate::Deadline;
 
 /// A search state: `2 * n` masks (the open rows' free columns, then the open columns' free
@@ -19,6 +20,7 @@ pub(crate) struct State {
 
 /// Clears from the open lines every square that a queen on `(r, c)` attacks, and closes its
 /// row and column.
+#[inline(always)]
 fn place(
     lines: &mut [u64],
     n: usize,
@@ -100,42 +102,15 @@ pub(crate) struct Search<'a, 'v> {
     split_at: usize,
     /// The states recorded at `split_at`.
     pub pieces: Vec<State>,
+    /// Whether to run the copy of the search compiled for x86-64-v3.
+    v3: bool,
 }
 
-impl<'a, 'v> Search<'a, 'v> {
-    /// A search of boards of side `n` calling `visit` on every completion.
-    pub fn new(n: usize, deadline: &'a Deadline, visit: Visit<'v>) -> Self {
-        Search {
-            n,
-            stack: vec![0; (n + 2) * 2 * n],
-            queens: Vec::with_capacity(n),
-            nodes: 0,
-            next_poll: 0,
-            deadline,
-            stopped: false,
-            visit,
-            split_at: usize::MAX,
-            pieces: Vec::new(),
-        }
-    }
-
-    /// Records the states reached after `level` branching decisions in [`Search::pieces`]
-    /// instead of searching below them.
-    pub fn split_at(mut self, level: usize) -> Self {
-        self.split_at = level;
-        self
-    }
-
-    /// Searches below `state`; `true` when the visitor or the deadline stopped the search.
-    pub fn run(&mut self, state: &State) -> bool {
-        let w = 2 * self.n;
-        self.stack[..w].copy_from_slice(&state.lines);
-        self.queens.clear();
-        self.queens.extend_from_slice(&state.queens);
-        self.search(0, state.open_rows, state.open_cols)
-    }
-
-    fn search(&mut self, level: usize, mut open_rows: u64, mut open_cols: u64) -> bool {
+/// One copy of the search, recursing into itself; compiled once per instruction-set level.
+macro_rules! search_copy {
+    ($(#[$attribute:meta])* fn $name:ident) => {
+        $(#[$attribute])*
+        fn $name(&mut self, level: usize, mut open_rows: u64, mut open_cols: u64) -> bool {
         self.nodes += 1;
         if self.nodes >= self.next_poll {
             self.next_poll = self.nodes + 4096;
@@ -220,7 +195,7 @@ impl<'a, 'v> Search<'a, 'v> {
             let (mut rows_below, mut cols_below) = (open_rows, open_cols);
             place(below, n, &mut rows_below, &mut cols_below, r, c);
             self.queens.push((r, c));
-            if self.search(level + 1, rows_below, cols_below) {
+            if self.$name(level + 1, rows_below, cols_below) {
                 break true;
             }
             self.queens.pop();
@@ -230,4 +205,61 @@ impl<'a, 'v> Search<'a, 'v> {
         self.queens.truncate(given);
         stop
     }
+    };
+}
+
+impl<'a, 'v> Search<'a, 'v> {
+    /// A search of boards of side `n` calling `visit` on every completion.
+    pub fn new(n: usize, deadline: &'a Deadline, visit: Visit<'v>) -> Self {
+        Search {
+            n,
+            stack: vec![0; (n + 2) * 2 * n],
+            queens: Vec::with_capacity(n),
+            nodes: 0,
+            next_poll: 0,
+            deadline,
+            stopped: false,
+            visit,
+            split_at: usize::MAX,
+            pieces: Vec::new(),
+            v3: Level::current() >= Level::V3 && has_v3(),
+        }
+    }
+
+    /// Records the states reached after `level` branching decisions in [`Search::pieces`]
+    /// instead of searching below them.
+    pub fn split_at(mut self, level: usize) -> Self {
+        self.split_at = level;
+        self
+    }
+
+    /// Searches below `state`; `true` when the visitor or the deadline stopped the search.
+    pub fn run(&mut self, state: &State) -> bool {
+        let w = 2 * self.n;
+        self.stack[..w].copy_from_slice(&state.lines);
+        self.queens.clear();
+        self.queens.extend_from_slice(&state.queens);
+        self.search(0, state.open_rows, state.open_cols)
+    }
+
+    /// Searches below the state at `level`: the copy compiled for x86-64-v3 where the CPU
+    /// has it (popcount in one instruction), else the portable one.
+    fn search(&mut self, level: usize, open_rows: u64, open_cols: u64) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if self.v3 {
+            #[allow(unsafe_code)]
+            // SAFETY: `v3` is set only where the CPU has every feature `search_v3` is
+            // compiled with (checked at run time by `has_v3`).
+            return unsafe { self.search_v3(level, open_rows, open_cols) };
+        }
+        self.search_baseline(level, open_rows, open_cols)
+    }
+
+    search_copy!(fn search_baseline);
+    search_copy!(
+        /// The search for x86-64-v3: to be called only where the CPU has its features.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt,fma")]
+        fn search_v3
+    );
 }
