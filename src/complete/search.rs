@@ -153,8 +153,9 @@ macro_rules! search_copy {
                     forced = Some((r, free.trailing_zeros() as usize));
                     break;
                 }
-                if k < best.0 {
-                    best = (k, r);
+                let score = k << 8 | r.abs_diff(n - 1 - r) as u32;
+                if score < best.0 {
+                    best = (score, r);
                 }
             }
             if forced.is_none() {
@@ -169,8 +170,9 @@ macro_rules! search_copy {
                         forced = Some((free.trailing_zeros() as usize, c));
                         break;
                     }
-                    if k < best.0 {
-                        best = (k, n + c);
+                    let score = k << 8 | c.abs_diff(n - 1 - c) as u32;
+                    if score <= best.0 {
+                        best = (score, n + c);
                     }
                 }
             }
@@ -184,7 +186,18 @@ macro_rules! search_copy {
                 continue;
             }
             let line = best.1;
-            let first = lines[line].trailing_zeros() as usize;
+            // The free square nearest the middle of the line first.
+            let mut first = 0;
+            let mut m = lines[line];
+            let mut nearest = usize::MAX;
+            while m != 0 {
+                let v = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let d = v.abs_diff(n - 1 - v);
+                if d < nearest {
+                    (nearest, first) = (d, v);
+                }
+            }
             let (r, c) = if line < n {
                 (line, first)
             } else {
