@@ -28,6 +28,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
         "format",
         &[
             "board", "problem", "options", "verify", "count", "weight", "repair", "guard", "scale",
+            "complete",
         ],
     ),
     (
