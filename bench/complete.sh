@@ -131,16 +131,17 @@ def summary(k, name):
 o = summary(1, "ours"); t = summary(2, "shiftqueens")
 print()
 print(f"{'':12} {'median cpu':>10} {'max cpu':>9} {'total cpu':>10} {'median wall':>11} {'max wall':>9} {'total wall':>10}")
-for name, s in (("ours", o), ("shiftqueens", t)):
+for name, s in (("ours", o), ("shiftqueens", t)) if peer else (("ours", o),):
     print(f"{name:12} {s[0]:10.3f} {s[1]:9.3f} {s[2]:10.2f} {s[3]:11.3f} {s[4]:9.3f} {s[5]:10.2f}")
-print(f"{'ratio':12} {t[0]/max(o[0],1e-3):10.1f} {t[1]/max(o[1],1e-3):9.1f} {t[2]/max(o[2],1e-3):10.1f} "
-      f"{t[3]/max(o[3],1e-3):11.1f} {t[4]/max(o[4],1e-3):9.1f} {t[5]/max(o[5],1e-3):10.1f}")
+if peer:
+    print(f"{'ratio':12} {t[0]/max(o[0],1e-3):10.1f} {t[1]/max(o[1],1e-3):9.1f} {t[2]/max(o[2],1e-3):10.1f} "
+          f"{t[3]/max(o[3],1e-3):11.1f} {t[4]/max(o[4],1e-3):9.1f} {t[5]/max(o[5],1e-3):10.1f}")
 if counts:
     cpu = [c[3] for c in counts]
     print(f"counts: {len(counts)} instances, {sum(1 for c in counts if c[1])} complete, CPU median {statistics.median(cpu):.3f} s, max {max(cpu):.3f} s, total {sum(cpu):.2f} s")
 sat = sum(1 for r in rows if r[1][0] == "SAT")
 unsat = sum(1 for r in rows if r[1][0] == "UNSAT")
-unknown = sum(1 for r in rows if "?" in (r[1][0], r[2][0]))
+unknown = sum(1 for r in rows if r[1][0] == "?" or (peer and r[2][0] == "?"))
 disagree = sum(1 for r in rows if not r[3])
 print(f"answers: {sat} SAT, {unsat} UNSAT, {unknown} with a time-out; {disagree} disagreements")
 sys.exit(1 if disagree else 0)
