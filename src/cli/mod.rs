@@ -35,7 +35,7 @@ Examples:
   queens weight examples/weights.txt       the best-sum placement, proven
   queens repair examples/board.txt         the fewest real moves, with the moves
   queens guard --full 8 --json             5 queens guard the 8 x 8 board
-  queens complete examples/nauck.txt --count   the completions of Nauck's puzzle
+  queens complete examples/nauck.txt       Nauck's 1850 puzzle, completed
   queens judge uva167 examples/judge/uva167.in
   queens repair --json board.txt > a.json && queens verify repair board.txt a.json";
 

@@ -23,7 +23,6 @@
 //!     assert!(queens::verify::completion(&board, queens).is_ok());
 //! }
 //! ```
-//! ```
 
 mod search;
 
