@@ -9,13 +9,15 @@
 //! once and further ones get 429. Requests never touch the file system.
 //!
 //! Endpoints: `GET /` (the page, with `/app.js` and `/style.css`), `POST /api/weight`,
-//! `/api/repair`, `/api/guard` (the input file's text as the body, at most 1 MiB), `GET
+//! `/api/repair`, `/api/guard`, `/api/complete` (`?count=1`, `?diagonals=D`) (the input
+//! file's text as the body, at most 1 MiB), `GET
 //! /api/count/N`, `GET /api/solutions/N?limit=K`, and `GET /api/status` (the solves running,
 //! started, finished and cancelled so far, and the server's limits).
 
 mod page;
 mod query;
 
+use crate::complete::{self, PartialBoard};
 use crate::count::{self, Solutions, MAX_N};
 use crate::format::{self, decode_utf8, svg, RunInfo};
 use crate::guard::{self, GuardSet, MarkGrid, Rule};
@@ -87,6 +89,10 @@ enum Solved {
     Weight(WeightGrid, Placement, RunInfo),
     Repair(Position, Repair, RunInfo),
     Guard(MarkGrid, GuardSet, Option<u128>, RunInfo),
+    /// `/api/complete`: a decision.
+    CompleteDecision(PartialBoard, complete::Decision, RunInfo),
+    /// `/api/complete?count=1`: a count.
+    CompleteCount(PartialBoard, complete::Tally, RunInfo),
 }
 
 /// How many solved requests are remembered.
@@ -300,6 +306,24 @@ fn render(solved: &Solved, style: Style) -> Response {
         (Solved::Guard(marks, g, sets, _), Style::Text) => {
             text_response(format::guard::text_answer(marks, g, sets.map(Some)))
         }
+        (Solved::CompleteDecision(board, d, info), Style::Json) => {
+            json_response(format::complete::json_decision(board, d, *info))
+        }
+        (Solved::CompleteDecision(board, d, _), Style::Svg) => {
+            svg_response(svg::complete(board, d.completion.as_deref(), d.stopped))
+        }
+        (Solved::CompleteDecision(board, d, _), Style::Text) => {
+            text_response(format::complete::text_decision(board, d))
+        }
+        (Solved::CompleteCount(board, t, info), Style::Json) => {
+            json_response(format::complete::json_tally(board, t, None, *info))
+        }
+        (Solved::CompleteCount(_, _, _), Style::Svg) => {
+            bad_request("a count has no picture: ask for json or text").into_response()
+        }
+        (Solved::CompleteCount(board, t, _), Style::Text) => {
+            text_response(format::complete::text_tally(board, t))
+        }
     }
 }
 
@@ -321,8 +345,12 @@ async fn search(
     };
     let independent = query.flag("independent");
     let count_sets = query.flag("count_sets");
+    let completing = (
+        query.get("diagonals").map(str::to_string),
+        query.flag("count"),
+    );
     let key = format!(
-        "{problem} {} {independent} {count_sets}\n{text}",
+        "{problem} {} {independent} {count_sets} {completing:?}\n{text}",
         limit.as_secs_f64()
     );
     if let Some(solved) = remembered(&shared, &key) {
@@ -330,6 +358,31 @@ async fn search(
     }
     let started = Instant::now();
     let outcome: Result<Result<Solved, String>, ApiError> = match problem {
+        "complete" => {
+            let diagonals = match completing.0.as_deref().map(str::parse::<usize>) {
+                None => None,
+                Some(Ok(d)) => Some(d),
+                Some(Err(_)) => {
+                    return bad_request("diagonals takes a whole number").into_response();
+                }
+            };
+            let board = match format::complete::parse_input(text, diagonals) {
+                Ok(b) => b,
+                Err(e) => return bad_request(e.to_string()).into_response(),
+            };
+            let counting = completing.1;
+            solve(&shared, limit, move |options| {
+                if counting {
+                    let tally = complete::count(&board, options).map_err(|e| e.to_string())?;
+                    let info = RunInfo::measured(started, options);
+                    return Ok(Solved::CompleteCount(board, tally, info));
+                }
+                let decision = complete::decide(&board, options).map_err(|e| e.to_string())?;
+                let info = RunInfo::measured(started, options);
+                Ok(Solved::CompleteDecision(board, decision, info))
+            })
+            .await
+        }
         "weight" => {
             let grid = match format::parse_weight_grid(text) {
                 Ok(g) => g,
@@ -558,6 +611,7 @@ pub fn router(config: Config) -> Router {
         .route("/api/weight", search_route("weight"))
         .route("/api/repair", search_route("repair"))
         .route("/api/guard", search_route("guard"))
+        .route("/api/complete", search_route("complete"))
         .route("/api/count/{n}", get(count_handler))
         .route("/api/solutions/{n}", get(solutions_handler))
         .route("/api/status", get(status_handler))
