@@ -51,7 +51,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
     (
         "puzzle",
         &[
-            "board", "problem", "options", "verify", "count", "weight", "repair", "guard", "format",
+            "board", "problem", "options", "verify", "count", "weight", "repair", "guard",
+            "complete", "format",
         ],
     ),
     (

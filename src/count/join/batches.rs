@@ -332,6 +332,13 @@ pub(crate) fn tally_batch(
     (end == BatchEnd::Counted).then_some(tally)
 }
 
+/// Whether a table of about `expected` halves already passes `max` bytes (within a sixteenth,
+/// the sample's error): then the group is split at once rather than filled in vain.
+fn too_large(layout: &Layout, expected: u64, max: usize) -> bool {
+    let max = max as u64;
+    expected.saturating_mul(layout.raw as u64) > max - max / 16
+}
+
 /// What counting the groups of one batch shares.
 struct Group<'a> {
     n: u32,
@@ -365,7 +372,7 @@ impl Group<'_> {
         if paired {
             return self.count_paired(cols, members, expected, on_done);
         }
-        let (n, level) = (self.n, Level::current());
+        let n = self.n;
         let layout = Layout::new(n, self.workers.threads(), expected.max(1));
         let offsets = 2 * (4u64 << n);
         let next = self.next_column(cols);
@@ -374,21 +381,9 @@ impl Group<'_> {
             Some(_) => self.budget.saturating_sub(offsets) as usize,
             None => usize::MAX,
         };
-        let fill = |walks: Vec<Upper>, max: usize| {
-            fill_table(
-                level,
-                &layout,
-                &Pieces::new(walks, START_DEPTH),
-                max,
-                self.workers,
-                self.deadline,
-            )
-        };
         let other = cols & !part;
-        let cpu = || crate::schedule::cpu_seconds().unwrap_or(0.0);
-        let fill_started = cpu();
-        // Split at once when the estimate already passes the budget (no filling in vain).
-        let over = expected.saturating_mul(layout.raw as u64) > (max as u64) - (max as u64) / 16;
+        let fill = |walks: Vec<Upper>, max: usize| self.fill(&layout, walks, max);
+        let over = too_large(&layout, expected, max);
         let tables = if over {
             None
         } else if cols == 0 {
@@ -403,8 +398,6 @@ impl Group<'_> {
                 }
             })
         };
-        self.fill_cpu
-            .set(self.fill_cpu.get() + cpu() - fill_started);
         if self.deadline.reached() {
             return BatchEnd::Stopped;
         }
@@ -437,34 +430,22 @@ impl Group<'_> {
         expected: u64,
         on_done: &mut OnDone<'_>,
     ) -> BatchEnd {
-        let (n, level) = (self.n, Level::current());
+        let n = self.n;
         let part = members[0].upper & cols;
         let mut parts = vec![part, cols & !part, mirror(n, part), cols & !mirror(n, part)];
         parts.sort_unstable();
         parts.dedup();
         let layout = Layout::new(n, self.workers.threads(), expected.max(1));
         let max = self.budget.saturating_sub(2 * (4u64 << n)) as usize;
-        let cpu = || crate::schedule::cpu_seconds().unwrap_or(0.0);
-        let fill_started = cpu();
-        let over = expected.saturating_mul(layout.raw as u64) > (max as u64) - (max as u64) / 16;
-        let table = if over {
+        let table = if too_large(&layout, expected, max) {
             None
         } else {
             let walks = parts
                 .iter()
                 .flat_map(|&q| self.whole.with_part_keeping(cols, q, true))
                 .collect();
-            fill_table(
-                level,
-                &layout,
-                &Pieces::new(walks, START_DEPTH),
-                max,
-                self.workers,
-                self.deadline,
-            )
+            self.fill(&layout, walks, max)
         };
-        self.fill_cpu
-            .set(self.fill_cpu.get() + cpu() - fill_started);
         if self.deadline.reached() {
             return BatchEnd::Stopped;
         }
@@ -485,6 +466,23 @@ impl Group<'_> {
             return BatchEnd::Counted;
         };
         self.match_members(members, (cols, part), [&table, &table], true, on_done)
+    }
+
+    /// The table of the halves `walks` hear, within `max` bytes (`None`: it passed them, or the
+    /// deadline stopped it), its CPU time added to `fill_cpu`.
+    fn fill(&self, layout: &Layout, walks: Vec<Upper>, max: usize) -> Option<Table> {
+        let cpu = || crate::schedule::cpu_seconds().unwrap_or(0.0);
+        let started = cpu();
+        let table = fill_table(
+            Level::current(),
+            layout,
+            &Pieces::new(walks, START_DEPTH),
+            max,
+            self.workers,
+            self.deadline,
+        );
+        self.fill_cpu.set(self.fill_cpu.get() + cpu() - started);
+        table
     }
 
     /// The next central column to cut by, outside `cols` and the middle queen's, or `None` at
