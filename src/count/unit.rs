@@ -89,7 +89,7 @@ impl Constellation {
 /// One independent piece of a count: a border constellation (one per class) plus the queens of its
 /// first `prefix_len` free rows (top to bottom). Units of one plan are disjoint and together
 /// cover every solution exactly once up to symmetry. `id` is the unit's place in
-/// [`work_units`]'s deterministic order (estimated heaviest first).
+/// [`work_units`](super::work_units)'s deterministic order (estimated heaviest first).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct WorkUnit {
     /// Place in the plan, 0-based.

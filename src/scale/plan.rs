@@ -1,5 +1,5 @@
-//! Work plans: a count cut into independent units with stable ids, heaviest first, and the
-//! choice of the counting engine behind `count --ledger`, shards, MPI and `merge` ([`plan_for`]).
+//! Work plans: a count cut into independent units with stable ids, heaviest first (the choice
+//! of the plan behind `count --ledger`, shards, MPI and `merge` is in [`super::select`]).
 
 use super::checksum::checksum_words;
 use super::shard::{in_shard, Shard};
