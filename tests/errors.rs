@@ -69,6 +69,12 @@ rows! {
     guard_ragged: ["guard", "guard-ragged.txt"] => 2, "", "line 2, column 3: row 2 has 2 squares";
     guard_bad_char: ["guard", "guard-bad-char.txt"] => 2, "", "line 2, column 2: unexpected character 'Y'";
     guard_invisible: ["guard", "guard-invisible.txt"] => 2, "", "line 2, column 2: unexpected character U+00A0 (a no-break space)";
+    guard_nbsp_start: ["guard", "guard-nbsp-start.txt"] => 2, "", "line 2, column 1: unexpected character U+00A0 (a no-break space)";
+    guard_nbsp_end: ["guard", "guard-nbsp-end.txt"] => 2, "", "line 2, column 4: unexpected character U+00A0 (a no-break space)";
+    repair_nbsp_start: ["repair", "repair-nbsp-start.txt"] => 2, "", "line 1, column 1: unexpected character U+00A0 (a no-break space)";
+    weight_nbsp_end: ["weight", "weight-nbsp-end.txt"] => 2, "", "line 2, column 6: unexpected character U+00A0 (a no-break space)";
+    repair_spaced_twice: ["repair", "repair-spaced-twice.txt"] => 2, "", "line 4, column 3: two spaces between squares";
+    repair_spaced_mixed: ["repair", "repair-spaced-mixed.txt"] => 2, "", "line 2, column 2: expected one space between squares";
     guard_gigantic: ["guard", "guard-gigantic.txt"] => 2, "", "300x300";
     guard_full_gigantic: ["guard", "--full", "100000x100000"] => 2, "", "error:";
     uva167_truncated: ["judge", "uva167", "uva167-truncated.txt"] => 2, "  260\n", "case 2: line 11, column 1:";

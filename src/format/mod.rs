@@ -73,6 +73,45 @@ pub fn describe_char(ch: char) -> String {
     }
 }
 
+/// The blanks that may separate and surround entries in the input formats: space and tab.
+pub const BLANKS: [char; 2] = [' ', '\t'];
+
+/// Whether `ch` is invisible on a page and not a blank of [`BLANKS`] or a line end: a no-break
+/// space, a zero-width space, a control character, a direction mark.
+fn is_stray_invisible(ch: char) -> bool {
+    !matches!(ch, ' ' | '\t' | '\n' | '\r')
+        && (ch.is_whitespace()
+            || ch.is_control()
+            || matches!(ch as u32, 0xad | 0x200b..=0x200f | 0x202a..=0x202e | 0x2060..=0x2064 | 0xfeff))
+}
+
+/// An error at the first invisible character of `text` other than blanks and line ends (a
+/// carriage return only before a line feed), so that such a character is never dropped unseen.
+pub fn reject_invisible(text: &str) -> Result<(), ParseError> {
+    let (mut line, mut col) = (1, 1);
+    let mut chars = text.chars().peekable();
+    while let Some(ch) = chars.next() {
+        let lone_return = ch == '\r' && !matches!(chars.peek(), None | Some('\n'));
+        if is_stray_invisible(ch) || lone_return {
+            return Err(ParseError::at(
+                line,
+                col,
+                format!(
+                    "unexpected character {}: only spaces and tabs may separate entries",
+                    describe_char(ch)
+                ),
+            ));
+        }
+        if ch == '\n' {
+            line += 1;
+            col = 1;
+        } else {
+            col += 1;
+        }
+    }
+    Ok(())
+}
+
 /// Decodes `bytes` as UTF-8 (a leading byte-order mark is skipped), or says where the first
 /// invalid byte is.
 pub fn decode_utf8(bytes: &[u8]) -> Result<&str, ParseError> {
