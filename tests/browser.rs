@@ -508,6 +508,11 @@ fn each_tab_answers_as_the_command_line_does() {
         );
         assert!(result.starts_with(&expected), "{result} vs {expected}");
     }
+    // N = 3 has no solution: the page says so (the API answers the command line's error).
+    browser.type_into("#count-n", "3");
+    browser.click("#count");
+    browser.wait_text("#count-result", "3-queens: 0 solutions");
+    browser.wait_text("#page-label", "no solutions");
     assert_eq!(server.status()["running"], 0);
 }
 

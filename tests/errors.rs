@@ -40,7 +40,8 @@ macro_rules! rows {
 }
 
 rows! {
-    count_negative: ["count", "-3"] => 2, "", "error:";
+    count_negative: ["count", "-3"] => 2, "", "unexpected argument '-3' found";
+    solutions_svg_none: ["solutions", "8", "--format", "svg", "--limit", "0"] => 2, "", "--limit 0 leaves no solution to draw";
     count_word: ["count", "abc"] => 2, "", "invalid value 'abc'";
     count_fraction: ["count", "3.5"] => 2, "", "invalid value '3.5'";
     count_zero: ["count", "0"] => 2, "", "1..=32";

@@ -236,7 +236,11 @@ pub fn parse_position(text: &str) -> Result<Position, ParseError> {
         return Err(ParseError::at(
             line,
             1,
-            format!("the board is {rows} rows by {cols} columns; it must be square"),
+            format!(
+                "the board is {} by {}; it must be square",
+                count_of(rows, "row"),
+                count_of(cols, "column")
+            ),
         ));
     }
     let n = rows;
@@ -320,6 +324,12 @@ mod tests {
 
     #[test]
     fn positions() {
+        let one = parse_position("q.\n").unwrap_err();
+        assert!(
+            one.message.starts_with("the board is 1 row by 2 columns"),
+            "{}",
+            one.message
+        );
         let p = parse_position(".q\n..\n").unwrap_err();
         assert!(p.message.starts_with("1 queen on a 2x2 board"));
         let p = parse_position("q...\n...q\n.Q..\n..q.\r\n").unwrap();

@@ -19,8 +19,9 @@ fn read_board(tokens: &mut Tokens<'_>) -> Result<Position, ParseError> {
         let width = token.text.chars().count();
         if width != SIDE {
             return Err(token.error(format!(
-                "row {} has {width} squares; a board row has {SIDE}",
-                row + 1
+                "row {} has {}; a board row has {SIDE}",
+                row + 1,
+                crate::format::count_of(width, "square")
             )));
         }
         for (col, ch) in token.text.chars().enumerate() {
@@ -43,8 +44,8 @@ fn read_board(tokens: &mut Tokens<'_>) -> Result<Position, ParseError> {
     if queens.len() != SIDE {
         let at = first.expect("eight rows were read");
         return Err(at.error(format!(
-            "the board has {} queens; exactly {SIDE} are required",
-            queens.len()
+            "the board has {}; exactly {SIDE} are required",
+            crate::format::count_of(queens.len(), "queen")
         )));
     }
     Ok(Position { n: SIDE, queens })

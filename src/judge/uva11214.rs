@@ -112,7 +112,10 @@ pub(super) fn run(text: &str, out: &mut dyn Write, cases: &mut Cases) -> Result<
                 return Err(bad(ParseError::at(
                     line,
                     col,
-                    format!("the board has {have} rows where the size line (line {size_at}) says {rows}"),
+                    format!(
+                        "the board has {} where the size line (line {size_at}) says {rows}",
+                        count_of(have, "row")
+                    ),
                 )));
             }
         }

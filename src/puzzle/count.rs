@@ -133,6 +133,7 @@ pub fn check_solutions(n: usize, answer: &str) -> Result<Verdict, CheckError> {
 /// The N-queens solutions in enumeration order, numbered from 1, from number `skip + 1` on and
 /// at most `limit` of them: the one listing loop of `queens solutions` and the web API.
 pub struct Listing {
+    n: u32,
     solutions: Solutions,
     /// The number of the last solution taken from `solutions`.
     index: u64,
@@ -146,6 +147,7 @@ impl Listing {
     /// `deadline`.
     pub fn new(n: u32, unique: bool, skip: u64, limit: u64, deadline: Deadline) -> Self {
         Listing {
+            n,
             solutions: Solutions::new(n, unique).with_deadline(deadline),
             index: 0,
             skip,
@@ -167,6 +169,17 @@ impl Listing {
     /// How many solutions were listed.
     pub fn listed(&self) -> u64 {
         self.listed
+    }
+
+    /// After the listing: the message that no placement exists, when it was asked for solutions
+    /// from the first on and found none without being stopped (the board has no solution).
+    pub fn none_exists(&self) -> Option<String> {
+        (self.listed == 0 && self.skip == 0 && self.limit > 0 && !self.stopped()).then(|| {
+            format!(
+                "no placement of {0} non-attacking queens exists on a {0}x{0} board",
+                self.n
+            )
+        })
     }
 }
 

@@ -415,7 +415,11 @@ async function showSolutions() {
   const more = all.length > PAGE;
   const text = all.slice(0, PAGE).map((l) => l + "\n").join("");
   if (!lines.ok) {
+    // No placement exists for this N (2 and 3): the server says so, as the command line does.
+    $("page-label").textContent = "no solutions";
     $("solutions-picture").textContent = "";
+    $("next-page").disabled = true;
+    $("prev-page").disabled = true;
     return;
   }
   const found = Math.min(all.length, PAGE);
