@@ -80,6 +80,8 @@ rows! {
     guard_full_gigantic: ["guard", "--full", "100000x100000"] => 2, "", "error:";
     uva167_truncated: ["judge", "uva167", "uva167-truncated.txt"] => 2, "  260\n", "case 2: line 11, column 1:";
     uva167_bad_token: ["judge", "uva167", "uva167-bad-token.txt"] => 2, "  260\n", "case 2: line 14, column 1: '3x' is not an integer";
+    uva167_nbsp: ["judge", "uva167", "uva167-nbsp.txt"] => 2, "", "case 1: line 3, column 9: unexpected character U+00A0 (a no-break space)";
+    lightoj1061_nbsp: ["judge", "lightoj1061", "lightoj1061-nbsp.txt"] => 2, "", "case 1: line 3, column 1: unexpected character U+00A0 (a no-break space)";
     uva167_huge_count: ["judge", "uva167", "uva167-huge-count.txt"] => 2, "", "case 0: line 1, column 1:";
     lightoj1061_truncated: ["judge", "lightoj1061", "lightoj1061-truncated.txt"] => 2, "Case 1: 7\n", "case 2: line 14, column 1:";
     lightoj1061_wrong_count: ["judge", "lightoj1061", "lightoj1061-wrong-count.txt"] => 2, "Case 1: 7\n", "case 2: line 12, column 1: the board has 7 queens";

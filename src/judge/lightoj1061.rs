@@ -16,14 +16,6 @@ fn read_board(tokens: &mut Tokens<'_>) -> Result<Position, ParseError> {
     for row in 0..SIDE {
         let token = tokens.expect(&format!("row {} of a board", row + 1))?;
         first.get_or_insert(token);
-        let width = token.text.chars().count();
-        if width != SIDE {
-            return Err(token.error(format!(
-                "row {} has {}; a board row has {SIDE}",
-                row + 1,
-                crate::format::count_of(width, "square")
-            )));
-        }
         for (col, ch) in token.text.chars().enumerate() {
             match ch {
                 '.' => {}
@@ -39,6 +31,14 @@ fn read_board(tokens: &mut Tokens<'_>) -> Result<Position, ParseError> {
                     ))
                 }
             }
+        }
+        let width = token.text.chars().count();
+        if width != SIDE {
+            return Err(token.error(format!(
+                "row {} has {}; a board row has {SIDE}",
+                row + 1,
+                crate::format::count_of(width, "square")
+            )));
         }
     }
     if queens.len() != SIDE {
