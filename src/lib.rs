@@ -18,6 +18,8 @@
 //!   [`count`] (N-queens solutions, all and up to symmetry), [`weight`] (the best-sum
 //!   placement), [`repair`] (the fewest real queen moves, with the moves), [`guard`] (the
 //!   fewest guarding queens).
+//! - [`complete`]: n-queens completion, blocked n-queens and excluded diagonals (decide, count,
+//!   list).
 //! - [`scale`]: work plans, shards, resumable ledgers, their merge, and MPI.
 //! - [`format`](mod@format): every parser (errors with line and column) and writer (text, JSON,
 //!   SVG).
@@ -42,6 +44,7 @@
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod complete;
 pub mod count;
 mod cpu;
 pub mod format;

@@ -66,3 +66,44 @@ impl MarkGrid {
         self.marked[row * self.cols + col]
     }
 }
+
+/// An n x n board to complete (the input of [`crate::complete`]): some queens already placed,
+/// and squares, diagonals, rows and columns on which no further queen may stand. A completion
+/// puts one queen in every open row and every open column (a row or column is open when it is
+/// not closed and holds no placed queen), so that no two queens, placed ones included, attack
+/// each other and no new queen stands on a blocked square or a closed line.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct PartialBoard {
+    /// Side length.
+    pub n: usize,
+    /// The queens already placed.
+    pub queens: Vec<Square>,
+    /// `n * n` flags, row-major (or empty: nothing blocked): whether `(r, c)` may not hold a
+    /// queen.
+    pub blocked: Vec<bool>,
+    /// Closed sum diagonals, by `row + col` (0 to 2n - 2).
+    pub closed_sums: Vec<usize>,
+    /// Closed difference diagonals, by `row - col + n - 1` (0 to 2n - 2; CSPLib prob079's
+    /// numbering).
+    pub closed_differences: Vec<usize>,
+    /// Closed rows: they need no queen and may hold none.
+    pub closed_rows: Vec<usize>,
+    /// Closed columns: they need no queen and may hold none.
+    pub closed_cols: Vec<usize>,
+}
+
+impl PartialBoard {
+    /// An empty n x n board: nothing placed, nothing closed (its completions are the N-queens
+    /// solutions).
+    pub fn empty(n: usize) -> Self {
+        PartialBoard {
+            n,
+            ..PartialBoard::default()
+        }
+    }
+
+    /// Whether the square at `row`, `col` is blocked (not whether a closed line covers it).
+    pub fn is_blocked(&self, row: usize, col: usize) -> bool {
+        !self.blocked.is_empty() && self.blocked[row * self.n + col]
+    }
+}

@@ -4,7 +4,7 @@
 //! a legal move sequence, a covering), never that it is optimal.
 
 use crate::board::{share_line, squares_between, Square};
-use crate::problem::{MarkGrid, Move, Position, WeightGrid};
+use crate::problem::{MarkGrid, Move, PartialBoard, Position, WeightGrid};
 use thiserror::Error;
 
 /// The first thing wrong with a certificate.
@@ -82,6 +82,15 @@ pub enum Violation {
         /// 1-based place of its first appearance in the list.
         first: usize,
     },
+    /// A placed queen of a completion's input is missing from the completion.
+    #[error("the placed queen at [{}, {}] is missing", .0.row, .0.col)]
+    MissingPlaced(Square),
+    /// A new queen stands where the input allows none.
+    #[error("the queen at [{}, {}] stands on {}", .0.row, .0.col, .1)]
+    Forbidden(Square, &'static str),
+    /// An open row or column of a completion's input holds no queen.
+    #[error("{0} holds no queen")]
+    Empty(String),
 }
 
 fn on_board(queens: &[Square], rows: usize, cols: usize) -> Result<(), Violation> {
@@ -136,6 +145,50 @@ pub fn distinct_solutions(n: usize, solutions: &[Vec<Square>]) -> Result<(), (us
         key.sort();
         if let Some(first) = seen.insert(key, i + 1) {
             return Err((i, Violation::Duplicate { first }));
+        }
+    }
+    Ok(())
+}
+
+/// Checks that `queens` completes `board`: the placed queens are all there, no two queens
+/// attack each other, every new queen stands on a free square off every closed diagonal, row
+/// and column, and every open row and column holds a queen.
+pub fn completion(board: &PartialBoard, queens: &[Square]) -> Result<(), Violation> {
+    let n = board.n;
+    non_attacking(n, queens)?;
+    for &p in &board.queens {
+        if !queens.contains(&p) {
+            return Err(Violation::MissingPlaced(p));
+        }
+    }
+    for &q in queens {
+        if board.queens.contains(&q) {
+            continue;
+        }
+        let (r, c) = (q.row, q.col);
+        let reason = if !board.blocked.is_empty() && board.blocked[r * n + c] {
+            Some("a blocked square")
+        } else if board.closed_sums.contains(&(r + c)) {
+            Some("a closed sum diagonal")
+        } else if board.closed_differences.contains(&(r + n - 1 - c)) {
+            Some("a closed difference diagonal")
+        } else if board.closed_rows.contains(&r) {
+            Some("a closed row")
+        } else if board.closed_cols.contains(&c) {
+            Some("a closed column")
+        } else {
+            None
+        };
+        if let Some(reason) = reason {
+            return Err(Violation::Forbidden(q, reason));
+        }
+    }
+    for i in 0..n {
+        if !board.closed_rows.contains(&i) && !queens.iter().any(|q| q.row == i) {
+            return Err(Violation::Empty(format!("row {i}")));
+        }
+        if !board.closed_cols.contains(&i) && !queens.iter().any(|q| q.col == i) {
+            return Err(Violation::Empty(format!("column {i}")));
         }
     }
     Ok(())

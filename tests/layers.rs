@@ -34,6 +34,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "complete",
+        &["board", "problem", "options", "schedule", "cpu"],
+    ),
+    (
         "scale",
         &["board", "options", "schedule", "count", "guard", "problem"],
     ),
@@ -41,12 +45,14 @@ const ALLOWED: &[(&str, &[&str])] = &[
         "format",
         &[
             "board", "problem", "options", "verify", "count", "weight", "repair", "guard", "scale",
+            "complete",
         ],
     ),
     (
         "puzzle",
         &[
-            "board", "problem", "options", "verify", "count", "weight", "repair", "guard", "format",
+            "board", "problem", "options", "verify", "count", "weight", "repair", "guard",
+            "complete", "format",
         ],
     ),
     (

@@ -310,3 +310,38 @@ fn the_servers_time_cap_applies_to_every_solve() {
     }
     assert_eq!(server.status()["max_time_limit"], 0.5);
 }
+
+#[test]
+fn the_complete_endpoint_answers_as_the_command_line() {
+    let server = Server::start(&[]);
+    // Nauck's 1850 puzzle, and a small excluded-diagonals instance with its first 2 diagonals.
+    let nauck = "........\n........\n........\n...Q....\n.Q......\n........\n........\n........\n";
+    let param = "n = 6\nnumdiags = 3\ndiags = [[5, 1], [5, 0], [2, 1]]\n";
+    let cases: [(&str, &str, &[&str]); 4] = [
+        ("/api/complete", nauck, &[]),
+        ("/api/complete?count=1", nauck, &["--count"]),
+        ("/api/complete?diagonals=2", param, &["--diagonals", "2"]),
+        (
+            "/api/complete?diagonals=2&count=1",
+            param,
+            &["--diagonals", "2", "--count"],
+        ),
+    ];
+    for (path, input, flags) in cases {
+        let reply = server.post(path, input.as_bytes());
+        assert_eq!(reply.status, 200, "{path}: {}", reply.text());
+        let api = reply.json();
+        assert_eq!(api["problem"], "complete");
+        let mut args = vec!["complete", "--json"];
+        args.extend_from_slice(flags);
+        let run = queens_with_input(&args, input.as_bytes());
+        let cli: Value = serde_json::from_str(&run.stdout).expect("CLI JSON");
+        assert_eq!(stable(api), stable(cli), "{path}");
+    }
+    let picture = server.post("/api/complete?format=svg", nauck.as_bytes());
+    let cli = queens_with_input(&["complete", "--format", "svg"], nauck.as_bytes());
+    assert_eq!(picture.text(), cli.stdout);
+    let bad = server.post("/api/complete", b"Q.\n.Q\n");
+    assert_eq!(bad.status, 400);
+    assert!(bad.text().contains("attacks"), "{}", bad.text());
+}

@@ -4,6 +4,7 @@
 //! has no answer, 2 bad usage or bad input (`error:` on stderr, with where), 130 interrupted.
 
 mod answer;
+mod complete;
 mod count;
 mod flags;
 mod guard;
@@ -38,6 +39,7 @@ Examples:
   queens weight examples/weights.txt       the best-sum placement, proven
   queens repair examples/board.txt         the fewest real moves, with the moves
   queens guard --full 8 --json             5 queens guard the 8 x 8 board
+  queens complete examples/nauck.txt       Nauck's 1850 puzzle, completed
   queens judge uva167 examples/judge/uva167.in
   queens repair --json board.txt > a.json && queens verify repair board.txt a.json";
 
@@ -61,6 +63,9 @@ enum Command {
     Repair(repair::RepairArgs),
     /// Fewest queens that occupy or attack every marked square.
     Guard(guard::GuardArgs),
+    /// Complete a partial board (placed queens, blocked squares, closed diagonals), or count
+    /// its completions.
+    Complete(complete::CompleteArgs),
     /// Answer a judge problem's input in the judge's exact output format.
     Judge(judge::JudgeArgs),
     /// Re-check the certificate of a --json answer (not its optimality).
@@ -226,6 +231,7 @@ fn run() -> Status {
         Command::Weight(args) => weight::run(args),
         Command::Repair(args) => repair::run(args),
         Command::Guard(args) => guard::run(args),
+        Command::Complete(args) => complete::run(args),
         Command::Judge(args) => judge::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Plan(args) => plan::run(args),

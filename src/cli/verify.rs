@@ -6,7 +6,7 @@ use super::Status;
 use super::{emit_line, located, read_input, Failure, EXIT_NO_ANSWER};
 use clap::{Args, ValueEnum};
 use queens::puzzle::count::{check_placement, check_solutions};
-use queens::puzzle::{Guard, Puzzle, Repair, Verdict, Weight};
+use queens::puzzle::{Complete, CompleteChoices, Guard, Puzzle, Repair, Verdict, Weight};
 use std::path::PathBuf;
 
 /// Arguments of `queens verify`.
@@ -33,6 +33,10 @@ pub struct VerifyArgs {
     /// The answer: the solver's --json output (`-` for standard input). For count-solution,
     /// JSON lines from `queens solutions N --format json`, each checked. None for placement.
     pub answer: Option<PathBuf>,
+    /// For `complete` with a CSPLib .param input: the number of its diagonals the answer
+    /// was for (default: all).
+    #[arg(long, value_name = "D")]
+    pub diagonals: Option<usize>,
 }
 
 /// The kinds of answer `verify` checks.
@@ -46,6 +50,8 @@ pub enum Kind {
     Guard,
     /// `queens solutions N --format json` lines.
     CountSolution,
+    /// A `queens complete --json` answer (a completion).
+    Complete,
     /// A text board of N queens (`.` and `q`, as repair reads it): no two may attack.
     Placement,
 }
@@ -89,6 +95,15 @@ pub fn run(args: &VerifyArgs) -> Result<Status, Failure> {
         Kind::Weight => Weight::check(&input::<Weight>(&args.input)?, &answer),
         Kind::Repair => Repair::check(&input::<Repair>(&args.input)?, &answer),
         Kind::Guard => Guard::check(&input::<Guard>(&args.input)?, &answer),
+        Kind::Complete => {
+            let (name, text) = read_input(&Some(PathBuf::from(&args.input)))?;
+            let choices = CompleteChoices {
+                diagonals: args.diagonals,
+                ..CompleteChoices::default()
+            };
+            let board = Complete::read_with(&text, &choices).map_err(|e| located(&name, &e))?;
+            Complete::check(&board, &answer)
+        }
         Kind::CountSolution => {
             let n: usize = args.input.trim().parse().map_err(|_| {
                 Failure::bad_input(format!(

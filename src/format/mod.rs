@@ -2,6 +2,7 @@
 //! and column (1-based) where the input went wrong; nothing here panics on any input.
 
 pub mod answer;
+pub mod complete;
 pub mod count;
 pub mod guard;
 mod input;

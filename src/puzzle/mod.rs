@@ -17,11 +17,13 @@
 //! assert!(matches!(verdict, Verdict::Valid(_)));
 //! ```
 
+mod complete;
 pub mod count;
 mod guard;
 mod repair;
 mod weight;
 
+pub use complete::{Complete, CompleteAnswer, CompleteChoices};
 pub use count::{Count, CountChoices, CountOutcome, Listing};
 pub use guard::{Guard, GuardAnswer, GuardChoices};
 pub use repair::Repair;
@@ -86,6 +88,16 @@ pub trait Puzzle: 'static {
     /// # Errors
     /// The first problem in the text.
     fn read(text: &str) -> Result<Self::Input, ParseError>;
+
+    /// Reads the input text for a solve with `choices` (for a problem whose input depends on
+    /// them, such as a completion's first `D` diagonals); by default [`Puzzle::read`].
+    ///
+    /// # Errors
+    /// As [`Puzzle::read`].
+    fn read_with(text: &str, choices: &Self::Choices) -> Result<Self::Input, ParseError> {
+        let _ = choices;
+        Self::read(text)
+    }
 
     /// Solves `input`.
     ///

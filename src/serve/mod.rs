@@ -9,7 +9,8 @@
 //! once and further ones get 429. Requests never touch the file system.
 //!
 //! Endpoints: `GET /` (the page, with `/app.js` and `/style.css`), `POST /api/weight`,
-//! `/api/repair`, `/api/guard` (the input file's text as the body, at most 1 MiB), `GET
+//! `/api/repair`, `/api/guard`, `/api/complete` (`?count=1`, `?diagonals=D`) (the input
+//! file's text as the body, at most 1 MiB), `GET
 //! /api/count/N`, `GET /api/solutions/N?limit=K`, and `GET /api/status` (the solves running,
 //! started, finished and cancelled so far, and the server's limits).
 
@@ -23,7 +24,7 @@ use crate::count::{self, MAX_N};
 use crate::format::{self, svg};
 use crate::guard::Rule;
 use crate::puzzle::{self, Answered, Count, CountChoices, Guard, GuardChoices, Listing, Puzzle};
-use crate::puzzle::{Repair, Style, Weight};
+use crate::puzzle::{Complete, CompleteChoices, Repair, Style, Weight};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, Path, RawQuery, State};
@@ -188,12 +189,12 @@ async fn search<P: Puzzle>(
         P::NAME,
         limit.as_secs_f64(),
         query.flag("independent"),
-        query.flag("count_sets")
-    );
+        query.flag("count_sets"),
+    ) + &format!(" {:?} {:?}", query.flag("count"), query.get("diagonals"));
     if let Some(solved) = remembered(&shared, &key) {
         return render(solved.as_ref(), style);
     }
-    let input = match P::read(text) {
+    let input = match P::read_with(text, &choices) {
         Ok(input) => input,
         Err(e) => return bad_request(e.to_string()).into_response(),
     };
@@ -241,6 +242,15 @@ fn guard_choices(query: &Query) -> Result<GuardChoices, ApiError> {
         rule: Rule::from_independent(flag(query, "independent")?),
         count_sets: flag(query, "count_sets")?,
         ..GuardChoices::default()
+    })
+}
+
+/// The completion choices of `?count` and `?diagonals=D` (a CSPLib `.param` input's first D
+/// diagonals; a value that is not a whole number reads as all of them).
+fn complete_choices(query: &Query) -> Result<CompleteChoices, ApiError> {
+    Ok(CompleteChoices {
+        count: flag(query, "count")?,
+        diagonals: query.get("diagonals").and_then(|d| d.parse().ok()),
     })
 }
 
@@ -404,6 +414,7 @@ pub fn router(config: Config) -> Router {
         .route("/api/weight", search_route::<Weight>(no_choices))
         .route("/api/repair", search_route::<Repair>(no_choices))
         .route("/api/guard", search_route::<Guard>(guard_choices))
+        .route("/api/complete", search_route::<Complete>(complete_choices))
         .route("/api/count/{n}", get(count_handler))
         .route("/api/solutions/{n}", get(solutions_handler))
         .route("/api/status", get(status_handler))

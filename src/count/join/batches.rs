@@ -69,9 +69,12 @@ pub(crate) struct JoinBatch {
     pub(crate) middle: u8,
     /// The batch columns `M` (empty: the whole context).
     pub(crate) cols: u32,
-    /// The part `P` of `M` (a column set; the lesser of `P` and `M \ P` as numbers of
-    /// `|M|` bits).
+    /// The part `P` of `M` (a column set; the least of the batch's parts, see `paired`).
     pub(crate) part: u32,
+    /// Whether the batch also holds the mirror images of its parts: in a context that the
+    /// mirror maps onto itself, its parts are `P`, `M \ P` and their mirror images, and its
+    /// table is filled by walks that keep the left-half trick ([`Kept::NeededByMirror`]).
+    pub(crate) paired: bool,
     /// Its units, in increasing order.
     pub(crate) members: Vec<JoinUnit>,
     /// Sampled halves in its tables and pairs of halves in its units (for order, progress and
@@ -150,47 +153,71 @@ impl JoinCut {
                     middle,
                     cols: 0,
                     part: 0,
+                    paired: false,
                     members: context.to_vec(),
                     halves: estimate as f64,
                     pairs: context.iter().map(sides).sum(),
                 });
                 continue;
             }
-            let cols = choose_batch_columns(n, middle, &sample, record, fits);
-            let m = cols.count_ones();
-            let low = (1u32 << m) - 1;
-            let part_halves = sample.by_part(cols);
-            let worst = (0..=low)
-                .map(|p| part_halves[p as usize] + part_halves[(!p & low) as usize])
-                .max()
-                .unwrap_or(0);
-            let worst = sample.scaled(worst) * Layout::new(n, 1, estimate >> m).raw as u64;
-            needed = needed.max(worst + offsets);
-            let mut by_part: Vec<Vec<JoinUnit>> = vec![Vec::new(); 1 << m];
-            for u in context {
-                let q = extract(u.upper, cols);
-                by_part[q.min(!q & low) as usize].push(*u);
+            let symmetric = whole.kept == Kept::NeededByMirror;
+            let mut cols = choose_batch_columns(n, middle, &sample, record, fits);
+            // In a context the mirror maps onto itself, the batch columns come in mirror
+            // pairs and a batch holds the parts of a mirror image too, so that its walks keep
+            // the left-half trick (each placement stands for its image).
+            let grow = |cols: u32| {
+                let taken = cols | mid_bit;
+                (0..n)
+                    .filter(|&c| taken >> c & 1 == 0)
+                    .min_by_key(|&c| ((2 * c as i32 - (n as i32 - 1)).abs(), c))
+                    .map_or(cols, |c| cols | 1 << c)
+            };
+            if symmetric && cols.count_ones() % 2 == 1 {
+                cols = grow(cols);
             }
-            let mut here: Vec<JoinBatch> = by_part
+            let groups = loop {
+                let groups = group_parts(n, cols, symmetric, context);
+                let m = cols.count_ones();
+                let part_halves = sample.by_part(cols);
+                let raw = Layout::new(n, 1, estimate >> m).raw as u64;
+                let size = |parts: &[u32]| -> u64 {
+                    parts
+                        .iter()
+                        .map(|&q| part_halves[extract(q, cols) as usize])
+                        .sum::<u64>()
+                };
+                let worst = groups
+                    .iter()
+                    .map(|(parts, _)| sample.scaled(size(parts)) * raw)
+                    .max()
+                    .unwrap_or(0);
+                let wider = grow(grow(cols));
+                if worst <= fits
+                    || m + 2 > MAX_BATCH_COLUMNS
+                    || !symmetric
+                    || wider.count_ones() < m + 2
+                {
+                    needed = needed.max(worst + offsets);
+                    break groups
+                        .into_iter()
+                        .map(|(parts, members)| {
+                            let halves = sample.scaled(size(&parts)) as f64;
+                            (parts, members, halves)
+                        })
+                        .collect::<Vec<_>>();
+                }
+                cols = wider;
+            };
+            let mut here: Vec<JoinBatch> = groups
                 .into_iter()
-                .enumerate()
-                .filter(|(_, members)| !members.is_empty())
-                .map(|(p, members)| {
-                    let p = p as u32;
-                    let halves = part_halves[p as usize]
-                        + if !p & low == p {
-                            0
-                        } else {
-                            part_halves[(!p & low) as usize]
-                        };
-                    JoinBatch {
-                        middle,
-                        cols,
-                        part: deposit(p, cols),
-                        pairs: members.iter().map(sides).sum(),
-                        members,
-                        halves: sample.scaled(halves) as f64,
-                    }
+                .map(|(parts, members, halves)| JoinBatch {
+                    middle,
+                    cols,
+                    part: parts[0],
+                    paired: symmetric,
+                    pairs: members.iter().map(sides).sum(),
+                    members,
+                    halves,
                 })
                 .collect();
             // The largest first: the batches a sampled run counts (every K-th in this order)
@@ -209,6 +236,38 @@ impl JoinCut {
 
 /// Hears finished units with their counts, a few at a time.
 pub(crate) type OnDone<'a> = dyn FnMut(&[(JoinUnit, UnitCounts)]) + 'a;
+
+/// The units of a context grouped by the parts of the batch columns `cols` their upper
+/// columns meet: a part and its complement in `cols`, and with `symmetric` their mirror images
+/// too. Each group: its distinct parts (column sets, the least first) and its units, in the
+/// order of their least part.
+fn group_parts(
+    n: u32,
+    cols: u32,
+    symmetric: bool,
+    context: &[JoinUnit],
+) -> Vec<(Vec<u32>, Vec<JoinUnit>)> {
+    let parts_of = |part: u32| -> Vec<u32> {
+        let mut parts = vec![part, cols & !part];
+        if symmetric {
+            parts.extend([mirror(n, part), cols & !mirror(n, part)]);
+        }
+        parts.sort_unstable();
+        parts.dedup();
+        parts
+    };
+    let mut groups: std::collections::BTreeMap<u32, (Vec<u32>, Vec<JoinUnit>)> =
+        std::collections::BTreeMap::new();
+    for u in context {
+        let parts = parts_of(u.upper & cols);
+        groups
+            .entry(parts[0])
+            .or_insert_with(|| (parts, Vec::new()))
+            .1
+            .push(*u);
+    }
+    groups.into_values().collect()
+}
 
 /// How counting a batch ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -245,6 +304,7 @@ pub(crate) fn count_batch(
     let end = group.count(
         batch.cols,
         batch.part,
+        batch.paired,
         &batch.members,
         batch.halves as u64,
         on_done,
@@ -272,6 +332,13 @@ pub(crate) fn tally_batch(
     (end == BatchEnd::Counted).then_some(tally)
 }
 
+/// Whether a table of about `expected` halves already passes `max` bytes (within a sixteenth,
+/// the sample's error): then the group is split at once rather than filled in vain.
+fn too_large(layout: &Layout, expected: u64, max: usize) -> bool {
+    let max = max as u64;
+    expected.saturating_mul(layout.raw as u64) > max - max / 16
+}
+
 /// What counting the groups of one batch shares.
 struct Group<'a> {
     n: u32,
@@ -294,6 +361,7 @@ impl Group<'_> {
         &self,
         cols: u32,
         part: u32,
+        paired: bool,
         members: &[JoinUnit],
         expected: u64,
         on_done: &mut OnDone<'_>,
@@ -301,7 +369,10 @@ impl Group<'_> {
         if members.is_empty() {
             return BatchEnd::Counted;
         }
-        let (n, level) = (self.n, Level::current());
+        if paired {
+            return self.count_paired(cols, members, expected, on_done);
+        }
+        let n = self.n;
         let layout = Layout::new(n, self.workers.threads(), expected.max(1));
         let offsets = 2 * (4u64 << n);
         let next = self.next_column(cols);
@@ -310,21 +381,9 @@ impl Group<'_> {
             Some(_) => self.budget.saturating_sub(offsets) as usize,
             None => usize::MAX,
         };
-        let fill = |walks: Vec<Upper>, max: usize| {
-            fill_table(
-                level,
-                &layout,
-                &Pieces::new(walks, START_DEPTH),
-                max,
-                self.workers,
-                self.deadline,
-            )
-        };
         let other = cols & !part;
-        let cpu = || crate::schedule::cpu_seconds().unwrap_or(0.0);
-        let fill_started = cpu();
-        // Split at once when the estimate already passes the budget (no filling in vain).
-        let over = expected.saturating_mul(layout.raw as u64) > (max as u64) - (max as u64) / 16;
+        let fill = |walks: Vec<Upper>, max: usize| self.fill(&layout, walks, max);
+        let over = too_large(&layout, expected, max);
         let tables = if over {
             None
         } else if cols == 0 {
@@ -339,8 +398,6 @@ impl Group<'_> {
                 }
             })
         };
-        self.fill_cpu
-            .set(self.fill_cpu.get() + cpu() - fill_started);
         if self.deadline.reached() {
             return BatchEnd::Stopped;
         }
@@ -351,15 +408,81 @@ impl Group<'_> {
             let (with_c, without_c): (Vec<JoinUnit>, Vec<JoinUnit>) = members
                 .iter()
                 .partition(|u| (u.upper & wider == part | 1 << c) || (u.upper & wider == other));
-            let end = self.count(wider, part | 1 << c, &with_c, expected / 2, on_done);
+            let end = self.count(wider, part | 1 << c, false, &with_c, expected / 2, on_done);
             if end == BatchEnd::Stopped {
                 return end;
             }
-            return self.count(wider, part, &without_c, expected / 2, on_done);
+            return self.count(wider, part, false, &without_c, expected / 2, on_done);
         };
         let same = table_o.is_none();
         let table_o = table_o.as_ref().unwrap_or(&table_p);
         self.match_members(members, (cols, part), [&table_p, table_o], same, on_done)
+    }
+
+    /// Counts a paired group (`members` meet `cols` in a part, its complement or their mirror
+    /// images): one table of all those parts, filled by walks that keep the left-half trick;
+    /// when it passes the budget, the group is counted as its two unpaired batches (a part
+    /// and its complement, then their images).
+    fn count_paired(
+        &self,
+        cols: u32,
+        members: &[JoinUnit],
+        expected: u64,
+        on_done: &mut OnDone<'_>,
+    ) -> BatchEnd {
+        let n = self.n;
+        let part = members[0].upper & cols;
+        let mut parts = vec![part, cols & !part, mirror(n, part), cols & !mirror(n, part)];
+        parts.sort_unstable();
+        parts.dedup();
+        let layout = Layout::new(n, self.workers.threads(), expected.max(1));
+        let max = self.budget.saturating_sub(2 * (4u64 << n)) as usize;
+        let table = if too_large(&layout, expected, max) {
+            None
+        } else {
+            let walks = parts
+                .iter()
+                .flat_map(|&q| self.whole.with_part_keeping(cols, q, true))
+                .collect();
+            self.fill(&layout, walks, max)
+        };
+        if self.deadline.reached() {
+            return BatchEnd::Stopped;
+        }
+        let Some(table) = table else {
+            // Over the budget: the two unpaired batches (a part with its complement).
+            let low = parts[0];
+            let (first, second): (Vec<JoinUnit>, Vec<JoinUnit>) = members
+                .iter()
+                .partition(|u| u.upper & cols == low || u.upper & cols == cols & !low);
+            for (group, expected) in [(first, expected / 2), (second, expected / 2)] {
+                let Some(u) = group.first() else { continue };
+                let p = u.upper & cols;
+                let p = p.min(cols & !p);
+                if self.count(cols, p, false, &group, expected, on_done) == BatchEnd::Stopped {
+                    return BatchEnd::Stopped;
+                }
+            }
+            return BatchEnd::Counted;
+        };
+        self.match_members(members, (cols, part), [&table, &table], true, on_done)
+    }
+
+    /// The table of the halves `walks` hear, within `max` bytes (`None`: it passed them, or the
+    /// deadline stopped it), its CPU time added to `fill_cpu`.
+    fn fill(&self, layout: &Layout, walks: Vec<Upper>, max: usize) -> Option<Table> {
+        let cpu = || crate::schedule::cpu_seconds().unwrap_or(0.0);
+        let started = cpu();
+        let table = fill_table(
+            Level::current(),
+            layout,
+            &Pieces::new(walks, START_DEPTH),
+            max,
+            self.workers,
+            self.deadline,
+        );
+        self.fill_cpu.set(self.fill_cpu.get() + cpu() - started);
+        table
     }
 
     /// The next central column to cut by, outside `cols` and the middle queen's, or `None` at

@@ -299,6 +299,14 @@ impl Upper {
     /// distinct rows, none attacked by another or by the fixed queens; the other queens then
     /// keep off `mask`. Together they walk each such placement once.
     fn with_part(&self, mask: u32, part: u32) -> Vec<Upper> {
+        self.with_part_keeping(mask, part, false)
+    }
+
+    /// [`Upper::with_part`], keeping the left-half trick where the context has it
+    /// (`by_mirror`): the walks then take only the placements whose first queen is in the
+    /// left half, each standing for its mirror image too, so that walks of a set of parts
+    /// closed under the mirror hear each half of those parts once.
+    fn with_part_keeping(&self, mask: u32, part: u32, by_mirror: bool) -> Vec<Upper> {
         let cols: Vec<u32> = (0..self.n).filter(|&c| part >> c & 1 == 1).collect();
         let mut out = Vec::new();
         if cols.len() > self.h as usize {
@@ -306,10 +314,10 @@ impl Upper {
         }
         let base = Upper {
             forbidden: self.forbidden | mask,
-            kept: if self.kept == Kept::Every {
-                Kept::Every
-            } else {
-                Kept::Needed
+            kept: match self.kept {
+                Kept::Every => Kept::Every,
+                Kept::NeededByMirror if by_mirror => Kept::NeededByMirror,
+                _ => Kept::Needed,
             },
             ..self.clone()
         };
