@@ -187,19 +187,9 @@ impl Drop for Browser {
 #[test]
 #[ignore = "needs chromedriver and Chromium: run with --ignored (QUEENS_BROWSER_SKIP=1 skips)"]
 fn the_page_works_in_a_real_browser() {
-    let Some(chromedriver) = on_path("chromedriver") else {
-        assert!(
-            std::env::var_os("QUEENS_BROWSER_SKIP").is_some(),
-            "chromedriver is not on PATH (apt-get install chromium chromium-driver); set \
-             QUEENS_BROWSER_SKIP=1 to skip the browser test explicitly"
-        );
-        eprintln!("note: QUEENS_BROWSER_SKIP is set and chromedriver is missing: skipped");
+    let Some((server, browser)) = page() else {
         return;
     };
-    let server = Server::start(&[]);
-    let browser = Browser::start(&chromedriver);
-    browser.open(&server.url());
-    browser.wait_text("#tabs", "Repair");
 
     // Repair: clear the board and place the README's eight queens by clicking squares.
     browser.click("#clear");
@@ -319,4 +309,246 @@ fn the_page_works_in_a_real_browser() {
     assert_eq!(next_disabled, true);
     browser.screenshot("solutions");
     assert_eq!(server.status()["running"], 0);
+}
+
+/// Starts the server and a browser on its page, or `None` when chromedriver is missing and
+/// `QUEENS_BROWSER_SKIP` says to skip.
+fn page() -> Option<(Server, Browser)> {
+    let Some(chromedriver) = on_path("chromedriver") else {
+        assert!(
+            std::env::var_os("QUEENS_BROWSER_SKIP").is_some(),
+            "chromedriver is not on PATH (apt-get install chromium chromium-driver); set \
+             QUEENS_BROWSER_SKIP=1 to skip the browser test explicitly"
+        );
+        eprintln!("note: QUEENS_BROWSER_SKIP is set and chromedriver is missing: skipped");
+        return None;
+    };
+    let server = Server::start(&[]);
+    let browser = Browser::start(&chromedriver);
+    browser.open(&server.url());
+    browser.wait_text("#tabs", "Repair");
+    Some((server, browser))
+}
+
+impl Browser {
+    /// The input file the page sends on Solve.
+    fn input_text(&self) -> String {
+        let text = self.script("return document.getElementById('input').value;");
+        text.as_str().expect("the input text").to_string()
+    }
+
+    /// Presses Solve and returns the status once an answer (or an error) shows.
+    fn solve(&self, done: &str) -> String {
+        self.script("document.getElementById('status').textContent = '';");
+        self.click("#solve");
+        let started = Instant::now();
+        loop {
+            let status = self.text("#status");
+            assert!(!status.contains("error"), "the page failed: {status}");
+            if status.contains(done) {
+                return status;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "no answer: {status:?}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// The squares of `holder`'s board that hold a queen, as [row, column].
+    fn queens_on(&self, holder: &str) -> Vec<(usize, usize)> {
+        let code = format!(
+            "return [...document.querySelectorAll('#{holder} .square')]\
+             .filter((s) => s.querySelector('svg.queen'))\
+             .map((s) => [Number(s.dataset.r), Number(s.dataset.c)]);"
+        );
+        let list = self.script(&code);
+        list.as_array()
+            .expect("a list")
+            .iter()
+            .map(|p| {
+                (
+                    p[0].as_u64().unwrap() as usize,
+                    p[1].as_u64().unwrap() as usize,
+                )
+            })
+            .collect()
+    }
+}
+
+/// The command line's JSON answer for `problem` on `input`.
+fn command_line(problem: &str, input: &str) -> Value {
+    let run = support::queens_with_input(&[problem, "--json", "-q", "-"], input.as_bytes());
+    assert_eq!(run.code, 0, "queens {problem}: {}\n{input}", run.stderr);
+    serde_json::from_str(&run.stdout).expect("JSON")
+}
+
+/// The first whole number in `text` after `after`.
+fn number_after(text: &str, after: &str) -> i64 {
+    let rest = &text[text
+        .find(after)
+        .unwrap_or_else(|| panic!("{after:?} in {text:?}"))
+        + after.len()..];
+    let digits: String = rest
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '-')
+        .collect();
+    digits
+        .parse()
+        .unwrap_or_else(|_| panic!("a number in {text:?}"))
+}
+
+fn attack(a: (usize, usize), b: (usize, usize)) -> bool {
+    a.0 == b.0 || a.1 == b.1 || a.0.abs_diff(b.0) == a.1.abs_diff(b.1)
+}
+
+#[test]
+#[ignore = "needs chromedriver and Chromium: run with --ignored (QUEENS_BROWSER_SKIP=1 skips)"]
+fn each_tab_answers_as_the_command_line_does() {
+    let Some((server, browser)) = page() else {
+        return;
+    };
+
+    // Weight: the board as first shown, a new size, then Random; each solved as the CLI does.
+    browser.click("#tabs button[data-problem=weight]");
+    for step in ["as shown", "set size", "random"] {
+        match step {
+            "set size" => {
+                browser.type_into("#size", "6");
+                browser.click("#resize");
+            }
+            "random" => browser.click("#random"),
+            _ => {}
+        }
+        let input = browser.input_text();
+        assert!(
+            input.lines().all(|l| !l.trim().is_empty()),
+            "{step}: the page sends blank lines: {input:?}"
+        );
+        let status = browser.solve("best sum");
+        let cli = command_line("weight", &input);
+        assert_eq!(
+            number_after(&status, "best sum"),
+            cli["sum"].as_i64().unwrap(),
+            "{step}: {status}"
+        );
+        assert!(status.contains("proven optimal"), "{status}");
+        let n = if step == "as shown" { 8 } else { 6 };
+        assert_eq!(browser.count("#picture svg .queen"), n, "{step}");
+    }
+
+    // Repair: a random board; the moves as the CLI counts them; the plan stepped forward and back.
+    browser.click("#tabs button[data-problem=repair]");
+    browser.click("#random");
+    let input = browser.input_text();
+    let start = browser.queens_on("editor");
+    assert_eq!(start.len(), 8);
+    let status = browser.solve("move");
+    let cli = command_line("repair", &input);
+    let moves = cli["moves"].as_u64().unwrap() as usize;
+    assert_eq!(number_after(&status, ""), moves as i64, "{status}\n{input}");
+    assert_eq!(browser.text("#move-counter"), format!("move 0 of {moves}"));
+    let mut sorted = start.clone();
+    sorted.sort();
+    let mut shown = browser.queens_on("replay");
+    shown.sort();
+    assert_eq!(shown, sorted, "step 0 is the start position");
+    if moves > 0 {
+        browser.click("#forward");
+        assert_eq!(browser.text("#move-counter"), format!("move 1 of {moves}"));
+        assert_eq!(browser.count("#replay .square.to"), 1);
+        browser.click("#back");
+        assert_eq!(browser.text("#move-counter"), format!("move 0 of {moves}"));
+        let mut back = browser.queens_on("replay");
+        back.sort();
+        assert_eq!(back, sorted, "back to the start");
+    }
+    browser.click("#last");
+    assert_eq!(
+        browser.text("#move-counter"),
+        format!("move {moves} of {moves}")
+    );
+    let last = browser.queens_on("replay");
+    assert_eq!(last.len(), 8);
+    for (i, &a) in last.iter().enumerate() {
+        for &b in &last[i + 1..] {
+            assert!(
+                !attack(a, b),
+                "{a:?} and {b:?} attack at the end of the plan"
+            );
+        }
+    }
+
+    // Guard: a random set of marks.
+    browser.click("#tabs button[data-problem=guard]");
+    browser.click("#random");
+    let input = browser.input_text();
+    let status = browser.solve("guard");
+    let cli = command_line("guard", &input);
+    assert_eq!(
+        number_after(&status, ""),
+        cli["guards"].as_i64().unwrap(),
+        "{status}\n{input}"
+    );
+    assert!(status.contains("proven optimal"), "{status}");
+
+    // Count: N = 6 and N = 7 against the command line.
+    browser.click("#tabs button[data-problem=count]");
+    for n in ["6", "7"] {
+        browser.type_into("#count-n", n);
+        browser.click("#count");
+        let result = browser.wait_text("#count-result", &format!("{n}-queens:"));
+        let run = support::queens(&["count", n, "--json"]);
+        let cli: Value = serde_json::from_str(&run.stdout).expect("JSON");
+        let expected = format!(
+            "{n}-queens: {} solutions, {} unique",
+            cli["solutions"], cli["unique"]
+        );
+        assert!(result.starts_with(&expected), "{result} vs {expected}");
+    }
+    // N = 3 has no solution: the page says so (the API answers the command line's error).
+    browser.type_into("#count-n", "3");
+    browser.click("#count");
+    browser.wait_text("#count-result", "3-queens: 0 solutions");
+    browser.wait_text("#page-label", "no solutions");
+    assert_eq!(server.status()["running"], 0);
+}
+
+#[test]
+#[ignore = "needs chromedriver and Chromium: run with --ignored (QUEENS_BROWSER_SKIP=1 skips)"]
+fn a_narrow_window_shows_the_whole_board() {
+    let Some((_server, browser)) = page() else {
+        return;
+    };
+    browser.session("POST", "/window/rect", json!({"width": 420, "height": 900}));
+    let width = browser
+        .script("return document.documentElement.clientWidth;")
+        .as_f64()
+        .unwrap();
+    assert!(width <= 420.0, "the window is {width} px wide");
+    // Every board fits in its panel and the page never scrolls sideways.
+    let fits = |holder: &str, panel: &str| {
+        std::thread::sleep(Duration::from_millis(250));
+        let code = format!(
+            "const b = document.querySelector('#{holder} .board').getBoundingClientRect();\
+             const p = document.getElementById('{panel}').getBoundingClientRect();\
+             const d = document.documentElement;\
+             return [b.left >= p.left, b.right <= p.right, p.right <= d.clientWidth,\
+                     d.scrollWidth <= d.clientWidth, b.right, p.right, d.scrollWidth];"
+        );
+        let v = browser.script(&code);
+        for i in 0..4 {
+            assert_eq!(v[i], true, "{holder} in {panel} at 420 px: {v}");
+        }
+    };
+    for tab in ["weight", "repair", "guard"] {
+        browser.click(&format!("#tabs button[data-problem={tab}]"));
+        fits("editor", "solver");
+    }
+    browser.click("#tabs button[data-problem=repair]");
+    browser.solve("move");
+    fits("replay", "result");
+    browser.screenshot("narrow-repair");
 }

@@ -40,7 +40,8 @@ macro_rules! rows {
 }
 
 rows! {
-    count_negative: ["count", "-3"] => 2, "", "error:";
+    count_negative: ["count", "-3"] => 2, "", "unexpected argument '-3' found";
+    solutions_svg_none: ["solutions", "8", "--format", "svg", "--limit", "0"] => 2, "", "--limit 0 leaves no solution to draw";
     count_word: ["count", "abc"] => 2, "", "invalid value 'abc'";
     count_fraction: ["count", "3.5"] => 2, "", "invalid value '3.5'";
     count_zero: ["count", "0"] => 2, "", "1..=32";
@@ -69,10 +70,18 @@ rows! {
     guard_ragged: ["guard", "guard-ragged.txt"] => 2, "", "line 2, column 3: row 2 has 2 squares";
     guard_bad_char: ["guard", "guard-bad-char.txt"] => 2, "", "line 2, column 2: unexpected character 'Y'";
     guard_invisible: ["guard", "guard-invisible.txt"] => 2, "", "line 2, column 2: unexpected character U+00A0 (a no-break space)";
+    guard_nbsp_start: ["guard", "guard-nbsp-start.txt"] => 2, "", "line 2, column 1: unexpected character U+00A0 (a no-break space)";
+    guard_nbsp_end: ["guard", "guard-nbsp-end.txt"] => 2, "", "line 2, column 4: unexpected character U+00A0 (a no-break space)";
+    repair_nbsp_start: ["repair", "repair-nbsp-start.txt"] => 2, "", "line 1, column 1: unexpected character U+00A0 (a no-break space)";
+    weight_nbsp_end: ["weight", "weight-nbsp-end.txt"] => 2, "", "line 2, column 6: unexpected character U+00A0 (a no-break space)";
+    repair_spaced_twice: ["repair", "repair-spaced-twice.txt"] => 2, "", "line 4, column 3: two spaces between squares";
+    repair_spaced_mixed: ["repair", "repair-spaced-mixed.txt"] => 2, "", "line 2, column 2: expected one space between squares";
     guard_gigantic: ["guard", "guard-gigantic.txt"] => 2, "", "300x300";
     guard_full_gigantic: ["guard", "--full", "100000x100000"] => 2, "", "error:";
     uva167_truncated: ["judge", "uva167", "uva167-truncated.txt"] => 2, "  260\n", "case 2: line 11, column 1:";
     uva167_bad_token: ["judge", "uva167", "uva167-bad-token.txt"] => 2, "  260\n", "case 2: line 14, column 1: '3x' is not an integer";
+    uva167_nbsp: ["judge", "uva167", "uva167-nbsp.txt"] => 2, "", "case 1: line 3, column 9: unexpected character U+00A0 (a no-break space)";
+    lightoj1061_nbsp: ["judge", "lightoj1061", "lightoj1061-nbsp.txt"] => 2, "", "case 1: line 3, column 1: unexpected character U+00A0 (a no-break space)";
     uva167_huge_count: ["judge", "uva167", "uva167-huge-count.txt"] => 2, "", "case 0: line 1, column 1:";
     lightoj1061_truncated: ["judge", "lightoj1061", "lightoj1061-truncated.txt"] => 2, "Case 1: 7\n", "case 2: line 14, column 1:";
     lightoj1061_wrong_count: ["judge", "lightoj1061", "lightoj1061-wrong-count.txt"] => 2, "Case 1: 7\n", "case 2: line 12, column 1: the board has 7 queens";

@@ -122,7 +122,15 @@ fn count_and_solutions_answer_as_the_command_line() {
     let all = queens_with_input(&["solutions", "8", "--limit", "5", "--format", "json"], b"");
     let wanted: Vec<&str> = all.stdout.lines().skip(3).collect();
     assert_eq!(page.text().lines().collect::<Vec<_>>(), wanted);
-    assert_eq!(server.get("/api/solutions/3").text(), "");
+    // No placement: the command line's error, not an empty answer.
+    let none = server.get("/api/solutions/3");
+    assert_eq!(none.status, 400);
+    let cli = queens_with_input(&["solutions", "3"], b"");
+    assert_eq!(cli.code, 1);
+    assert_eq!(
+        format!("error: {}", none.json()["error"].as_str().unwrap()),
+        cli.stderr.trim()
+    );
 }
 
 #[test]

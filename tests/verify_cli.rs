@@ -1,6 +1,8 @@
 //! `queens verify` on hand-written answers: valid certificates pass (exit 0), each kind of
 //! violation is reported with the offending move or square (exit 1), unreadable files exit 2.
 
+mod support;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -158,4 +160,87 @@ fn count_solution_lines() {
         verify("count-solution", "four", lines).status.code(),
         Some(2)
     );
+}
+
+#[test]
+fn verify_placement_checks_a_text_board() {
+    let valid = support::queens(&[
+        "verify",
+        "placement",
+        support::fixture("placement-8-valid.txt").to_str().unwrap(),
+    ]);
+    assert_eq!(
+        (valid.code, valid.stdout.as_str()),
+        (0, "valid: 8 queens on the 8x8 board, no two attacking\n"),
+        "{}",
+        valid.stderr
+    );
+    let spaced = support::queens(&[
+        "verify",
+        "placement",
+        support::fixture("placement-4-spaced.txt").to_str().unwrap(),
+    ]);
+    assert_eq!(spaced.code, 0, "{}", spaced.stderr);
+    // The README's board: e4 and g2 are the first pair in reading order that attack.
+    let attacking = support::queens(&[
+        "verify",
+        "placement",
+        support::fixture("placement-8-attacking.txt")
+            .to_str()
+            .unwrap(),
+    ]);
+    assert_eq!(
+        (attacking.code, attacking.stdout.as_str()),
+        (
+            1,
+            "invalid: the queens on [4, 4] (e4) and [6, 6] (g2) attack each other\n"
+        )
+    );
+    // Not N queens: a located error, exit 2; an answer file is one too many.
+    let short = support::queens_with_input(&["verify", "placement", "-"], b"q..\n...\n..q\n");
+    assert_eq!(short.code, 2);
+    assert!(
+        short.stderr.contains("line 3, column 1"),
+        "{}",
+        short.stderr
+    );
+    let extra = support::queens(&["verify", "placement", "a.txt", "b.json"]);
+    assert_eq!(extra.code, 2);
+    assert!(extra.stderr.contains("one too many"), "{}", extra.stderr);
+}
+
+#[test]
+fn the_weight_text_answer_lists_each_queens_weight() {
+    let grid = support::example("weights.txt");
+    let run = support::queens(&["weight", grid.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let text = std::fs::read_to_string(&grid).unwrap();
+    let cells: Vec<Vec<i64>> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.split_whitespace().map(|w| w.parse().unwrap()).collect())
+        .collect();
+    let line = |prefix: &str| {
+        run.stdout
+            .lines()
+            .find_map(|l| l.strip_prefix(prefix))
+            .unwrap_or_else(|| panic!("no {prefix:?} line in {}", run.stdout))
+            .to_string()
+    };
+    let queens: Vec<(usize, usize)> = line("queens: ")
+        .split(' ')
+        .map(|q| {
+            let (r, c) = q.trim_matches(['[', ']']).split_once(',').unwrap();
+            (r.parse().unwrap(), c.parse().unwrap())
+        })
+        .collect();
+    let weights = line("weights: ");
+    let (terms, total) = weights.split_once(" = ").unwrap();
+    let listed: Vec<i64> = terms.split(" + ").map(|t| t.parse().unwrap()).collect();
+    let expected: Vec<i64> = queens.iter().map(|&(r, c)| cells[r][c]).collect();
+    assert_eq!(listed, expected);
+    assert_eq!(total.parse::<i64>().unwrap(), expected.iter().sum::<i64>());
+    assert!(run
+        .stdout
+        .contains(&format!("best sum: {total} (proven optimal)")));
 }

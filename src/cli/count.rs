@@ -2,7 +2,7 @@
 
 use super::progress::Progress;
 use super::Status;
-use super::{answer, interrupted, solver_options, Failure, OutputFormat, SearchArgs};
+use super::{answer, interrupted, solver_options, Failure, OutputFormat};
 use super::{EXIT_INTERRUPTED, EXIT_NO_ANSWER};
 use clap::{Args, ValueEnum};
 use queens::count::MAX_N;
@@ -19,9 +19,10 @@ pub struct CountArgs {
     /// Board size, from 1 to 32.
     #[arg(value_parser = clap::value_parser!(u32).range(1..=MAX_N as i64))]
     pub n: u32,
-    /// `--json`, `--time-limit S` (the partial count, marked partial) and `--threads T`.
+    /// `--json`, `--time-limit S` (the partial count, marked partial) and `--threads T`; no
+    /// SVG (a count has no picture).
     #[command(flatten)]
-    pub search: SearchArgs,
+    pub search: super::flags::PlainSearchArgs,
     /// Resumable and sharded counting.
     #[command(flatten)]
     pub ledger: super::ledger_run::LedgerArgs,
@@ -69,22 +70,17 @@ const SVG_DEFAULT_LIMIT: u64 = 1000;
 
 /// `queens count N`.
 pub fn run_count(args: &CountArgs) -> Result<Status, Failure> {
-    let format = args.search.output()?;
+    let search = args.search.search();
+    let format = search.output()?;
     answer::check_format::<Count>(format)?;
     let json = format == OutputFormat::Json;
-    let mut options = args.search.options();
+    let mut options = search.options();
     options.memory = args.memory.map(|mib| mib << 20);
     if args.ledger.wanted() {
-        return super::ledger_run::run_count(
-            args.n,
-            &args.ledger,
-            &options,
-            json,
-            args.search.quiet,
-        );
+        return super::ledger_run::run_count(args.n, &args.ledger, &options, json, search.quiet);
     }
     let progress = Arc::new(Progress::new(
-        args.search.shows_progress(),
+        search.shows_progress(),
         &format!("planning the work units of {}-queens", args.n),
     ));
     if progress.active() {
@@ -109,6 +105,11 @@ pub fn run_solutions(args: &SolutionsArgs) -> Result<Status, Failure> {
     } else {
         args.format
     };
+    if format == SolutionFormat::Svg && args.limit == Some(0) {
+        return Err(Failure::bad_input(
+            "--limit 0 leaves no solution to draw: an SVG needs --limit 1 or more",
+        ));
+    }
     let limit = match (args.limit, format) {
         (Some(k), _) => k,
         (None, SolutionFormat::Svg) => SVG_DEFAULT_LIMIT,
@@ -155,13 +156,10 @@ pub fn run_solutions(args: &SolutionsArgs) -> Result<Status, Failure> {
         eprintln!("interrupted after {emitted} solutions");
         return Ok(Status::from(EXIT_INTERRUPTED));
     }
-    if emitted == 0 && args.limit != Some(0) {
+    if let Some(message) = solutions.none_exists() {
         return Err(Failure {
             code: EXIT_NO_ANSWER,
-            message: format!(
-                "no placement of {0} non-attacking queens exists on a {0}x{0} board",
-                args.n
-            ),
+            message,
         });
     }
     Ok(Status::SUCCESS)

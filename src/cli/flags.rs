@@ -34,6 +34,47 @@ pub struct SearchArgs {
     pub limits: LimitArgs,
 }
 
+/// The formats of a command whose answer has no picture (`count`): text or JSON.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlainFormat {
+    /// A short human answer.
+    Text,
+    /// One JSON object (the command-line contract's answer shape).
+    Json,
+}
+
+/// [`SearchArgs`] of a command whose answer has no picture: `--format` offers text and JSON
+/// only, in its help and its completions.
+#[derive(Args, Debug, Clone)]
+pub struct PlainSearchArgs {
+    /// Print one JSON object instead of the text answer (short for `--format json`).
+    #[arg(long)]
+    pub json: bool,
+    /// Output format: text (default) or json.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<PlainFormat>,
+    /// Draw no progress on stderr.
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+impl PlainSearchArgs {
+    /// The same flags as [`SearchArgs`], for the code shared with the other commands.
+    pub fn search(&self) -> SearchArgs {
+        SearchArgs {
+            json: self.json,
+            format: self.format.map(|f| match f {
+                PlainFormat::Text => OutputFormat::Text,
+                PlainFormat::Json => OutputFormat::Json,
+            }),
+            quiet: self.quiet,
+            limits: self.limits.clone(),
+        }
+    }
+}
+
 /// `-t/--time-limit S` and `-j/--threads T`: the limits of every command that solves.
 #[derive(Args, Debug, Clone)]
 pub struct LimitArgs {

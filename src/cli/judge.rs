@@ -12,7 +12,7 @@ use std::path::PathBuf;
 #[derive(Args, Debug)]
 pub struct JudgeArgs {
     /// The judge problem: lightoj1061, uva167 or uva11214.
-    #[arg(value_parser = parse_problem)]
+    #[arg(value_parser = ProblemParser)]
     pub problem: Problem,
     /// Input file (default: standard input; `-` is standard input too).
     pub file: Option<PathBuf>,
@@ -20,6 +20,41 @@ pub struct JudgeArgs {
     /// answer found at once, and stderr names the cases whose answer is not proven.
     #[command(flatten)]
     pub limits: LimitArgs,
+}
+
+/// Reads a judge problem's name and offers the names to help and shell completions.
+#[derive(Clone, Copy, Debug)]
+struct ProblemParser;
+
+impl clap::builder::TypedValueParser for ProblemParser {
+    type Value = Problem;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Problem, clap::Error> {
+        let text = value.to_string_lossy();
+        parse_problem(&text).map_err(|why| {
+            let arg = arg.map_or_else(|| "PROBLEM".to_string(), |a| a.get_id().to_string());
+            let message = format!(
+                "invalid value '{text}' for '<{}>': {why}\n",
+                arg.to_uppercase()
+            );
+            clap::Error::raw(clap::error::ErrorKind::ValueValidation, message).with_cmd(cmd)
+        })
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            Problem::ALL
+                .iter()
+                .map(|(name, _)| clap::builder::PossibleValue::new(*name)),
+        ))
+    }
 }
 
 fn parse_problem(name: &str) -> Result<Problem, String> {

@@ -11,6 +11,7 @@ mod guard;
 mod input;
 mod judge;
 mod ledger_run;
+mod manual;
 mod merge;
 mod plan;
 mod progress;
@@ -240,13 +241,10 @@ fn run() -> Status {
             clap_complete::generate(*shell, &mut Cli::command(), "queens", &mut text);
             emit(&String::from_utf8_lossy(&text)).map(|()| Status::SUCCESS)
         }
-        Command::Man => {
-            let mut text = Vec::new();
-            match clap_mangen::Man::new(Cli::command()).render(&mut text) {
-                Ok(()) => emit(&String::from_utf8_lossy(&text)).map(|()| Status::SUCCESS),
-                Err(e) => Err(Failure::bad_input(format!("cannot write the manual: {e}"))),
-            }
-        }
+        Command::Man => match manual::render(Cli::command()) {
+            Ok(text) => emit(&text).map(|()| Status::SUCCESS),
+            Err(e) => Err(Failure::bad_input(format!("cannot write the manual: {e}"))),
+        },
         #[cfg(feature = "serve")]
         Command::Serve(args) => serve::run(args),
     };

@@ -13,8 +13,9 @@ pub struct ServeArgs {
     /// Port to listen on (0: any free port; the address is printed on stderr either way).
     #[arg(long, value_name = "P", default_value_t = 8080)]
     pub port: u16,
-    /// Address to bind.
-    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    /// Address to bind: an IP address or a host name such as `localhost` (its first IPv4
+    /// address).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1", value_parser = parse_bind)]
     pub bind: IpAddr,
     /// The longest time limit a request may ask for, in seconds; also the limit of requests that
     /// ask for none.
@@ -31,6 +32,23 @@ pub struct ServeArgs {
     /// Worker threads of each solve, at most 256 (default: one per core).
     #[arg(long, value_name = "T", default_value_t = 0, value_parser = super::parse_threads)]
     pub threads: usize,
+}
+
+/// An IP address, or the address a host name resolves to (IPv4 first).
+fn parse_bind(text: &str) -> Result<IpAddr, String> {
+    if let Ok(ip) = text.parse::<IpAddr>() {
+        return Ok(ip);
+    }
+    let found: Vec<IpAddr> = std::net::ToSocketAddrs::to_socket_addrs(&(text, 0))
+        .map_err(|e| format!("'{text}' is neither an IP address nor a known host name ({e})"))?
+        .map(|a| a.ip())
+        .collect();
+    found
+        .iter()
+        .find(|ip| ip.is_ipv4())
+        .or(found.first())
+        .copied()
+        .ok_or_else(|| format!("the host name '{text}' has no address"))
 }
 
 /// Serves until Ctrl-C. The first line on stderr is `listening on http://ADDR:PORT`.

@@ -39,7 +39,7 @@ pub fn json_answer<T: Serialize + ?Sized>(problem: &str, fields: &T, info: RunIn
         problem: &'a str,
         #[serde(flatten)]
         fields: &'a T,
-        seconds: Value,
+        seconds: Box<serde_json::value::RawValue>,
         threads: usize,
     }
     super::json_text(&Answer {
@@ -50,10 +50,10 @@ pub fn json_answer<T: Serialize + ?Sized>(problem: &str, fields: &T, info: RunIn
     })
 }
 
-/// Seconds rounded to 6 decimals, as a JSON number.
-pub fn seconds_value(seconds: f64) -> Value {
-    let rounded = (seconds * 1e6).round() / 1e6;
-    serde_json::Number::from_f64(rounded).map_or(Value::Null, Value::Number)
+/// Seconds as a JSON number in plain decimals, exactly 6 of them (`0.000007`, never `7e-6`).
+pub fn seconds_value(seconds: f64) -> Box<serde_json::value::RawValue> {
+    let text = super::count::seconds_json(seconds);
+    serde_json::value::RawValue::from_string(text).expect("a decimal number is valid JSON")
 }
 
 /// The certificate in a `weight` answer.
@@ -221,5 +221,21 @@ mod tests {
         assert_eq!(broken.line, 2);
         let lines = read_solution_lines("\n{\"n\":1,\"queens\":[[0,0]]}\nnope").unwrap_err();
         assert_eq!(lines.line, 3);
+    }
+
+    #[test]
+    fn seconds_are_plain_decimals() {
+        let info = RunInfo {
+            seconds: 0.000_007,
+            threads: 1,
+        };
+        let text = json_answer("weight", &serde_json::json!({"n": 1}), info);
+        assert!(text.contains(r#""seconds":0.000007,"#), "{text}");
+        let info = RunInfo {
+            seconds: 1e-9,
+            threads: 1,
+        };
+        let text = json_answer("weight", &serde_json::json!({"n": 1}), info);
+        assert!(text.contains(r#""seconds":0.000000,"#), "{text}");
     }
 }

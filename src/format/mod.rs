@@ -74,6 +74,50 @@ pub fn describe_char(ch: char) -> String {
     }
 }
 
+/// The blanks that may separate and surround entries in the input formats: space and tab.
+pub const BLANKS: [char; 2] = [' ', '\t'];
+
+/// Whether `ch` is invisible on a page and not a blank of [`BLANKS`] or a line end: a no-break
+/// space, a zero-width space, a control character, a direction mark.
+fn is_stray_invisible(ch: char) -> bool {
+    !matches!(ch, ' ' | '\t' | '\n' | '\r')
+        && (ch.is_whitespace()
+            || ch.is_control()
+            || matches!(ch as u32, 0xad | 0x200b..=0x200f | 0x202a..=0x202e | 0x2060..=0x2064 | 0xfeff))
+}
+
+/// The error for the invisible character `ch` at `line`, `col`.
+fn invisible_error(line: usize, col: usize, ch: char) -> ParseError {
+    ParseError::at(
+        line,
+        col,
+        format!(
+            "unexpected character {}: only spaces and tabs may separate entries",
+            describe_char(ch)
+        ),
+    )
+}
+
+/// An error at the first invisible character of `text` other than blanks and line ends (a
+/// carriage return only before a line feed), so that such a character is never dropped unseen.
+pub fn reject_invisible(text: &str) -> Result<(), ParseError> {
+    let (mut line, mut col) = (1, 1);
+    let mut chars = text.chars().peekable();
+    while let Some(ch) = chars.next() {
+        let lone_return = ch == '\r' && !matches!(chars.peek(), None | Some('\n'));
+        if is_stray_invisible(ch) || lone_return {
+            return Err(invisible_error(line, col, ch));
+        }
+        if ch == '\n' {
+            line += 1;
+            col = 1;
+        } else {
+            col += 1;
+        }
+    }
+    Ok(())
+}
+
 /// Decodes `bytes` as UTF-8 (a leading byte-order mark is skipped), or says where the first
 /// invalid byte is.
 pub fn decode_utf8(bytes: &[u8]) -> Result<&str, ParseError> {
@@ -103,8 +147,17 @@ impl Token<'_> {
         ParseError::at(self.line, self.col, message)
     }
 
-    /// The token as a signed 64-bit integer, or an error naming it.
+    /// The token as a signed 64-bit integer, or an error naming it (an invisible character in
+    /// it is named at its own column).
     pub fn parse_i64(&self) -> Result<i64, ParseError> {
+        if let Some((k, ch)) = self
+            .text
+            .chars()
+            .enumerate()
+            .find(|&(_, c)| is_stray_invisible(c))
+        {
+            return Err(invisible_error(self.line, self.col + k, ch));
+        }
         parse_integer(self.text).map_err(|why| self.error(why))
     }
 }
@@ -149,7 +202,9 @@ pub fn shorten(text: &str) -> String {
     }
 }
 
-/// Splits text into whitespace-separated tokens with their positions.
+/// Splits text into tokens separated by ASCII whitespace, with their positions. Any other
+/// invisible character stays inside a token, where [`Token::parse_i64`] (or the reader of a
+/// board row) reports it at its own column.
 #[derive(Debug, Clone)]
 pub struct Tokens<'a> {
     rest: &'a str,
@@ -191,7 +246,7 @@ impl<'a> Iterator for Tokens<'a> {
         let mut chars = self.rest.char_indices();
         let start = loop {
             let (i, ch) = chars.next()?;
-            if !ch.is_whitespace() {
+            if !ch.is_ascii_whitespace() {
                 break i;
             }
             if ch == '\n' {
@@ -202,7 +257,7 @@ impl<'a> Iterator for Tokens<'a> {
             }
         };
         let end = self.rest[start..]
-            .find(char::is_whitespace)
+            .find(|c: char| c.is_ascii_whitespace())
             .map_or(self.rest.len(), |k| start + k);
         let token = Token {
             text: &self.rest[start..end],
@@ -218,6 +273,20 @@ impl<'a> Iterator for Tokens<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_invisible_character_stays_in_its_token_and_is_named_there() {
+        let toks: Vec<_> = Tokens::new("1\u{a0}2 3").collect();
+        assert_eq!(toks.len(), 2);
+        let e = toks[0].parse_i64().unwrap_err();
+        assert_eq!((e.line, e.col), (1, 2));
+        assert!(
+            e.message.contains("U+00A0 (a no-break space)"),
+            "{}",
+            e.message
+        );
+        assert_eq!(toks[1].parse_i64(), Ok(3));
+    }
 
     #[test]
     fn tokens_know_where_they_are() {

@@ -3,12 +3,13 @@
 
 use super::{json_answer, text_board, RunInfo};
 use crate::board::Square;
+use crate::problem::WeightGrid;
 use crate::weight::Placement;
 use serde::Serialize;
 
-/// The text answer: the board (`Q` a queen, `.` empty), the sum, and "proven optimal" or the
-/// proven upper bound with the gap.
-pub fn text(placement: &Placement) -> String {
+/// The text answer: the board (`Q` a queen, `.` empty), the queens, each queen's weight in
+/// `grid`, the sum, and "proven optimal" or the proven upper bound with the gap.
+pub fn text(grid: &WeightGrid, placement: &Placement) -> String {
     let n = placement.n;
     let mut out = text_board(n, n, |s| {
         if placement.queens.get(s.row).is_some_and(|q| q.col == s.col) {
@@ -23,6 +24,21 @@ pub fn text(placement: &Placement) -> String {
         .map(|q| format!("[{},{}]", q.row, q.col))
         .collect();
     out.push_str(&format!("queens: {}\n", columns.join(" ")));
+    // Each queen's weight, in the order above, adding up to the sum.
+    let weights: Vec<String> = placement
+        .queens
+        .iter()
+        .map(|q| match grid.cells.get(q.row * grid.n + q.col) {
+            Some(w) if *w < 0 => format!("({w})"),
+            Some(w) => w.to_string(),
+            None => "?".to_string(),
+        })
+        .collect();
+    out.push_str(&format!(
+        "weights: {} = {}\n",
+        weights.join(" + "),
+        placement.sum
+    ));
     if placement.optimal {
         out.push_str(&format!("best sum: {} (proven optimal)\n", placement.sum));
     } else {
@@ -80,12 +96,22 @@ mod tests {
         }
     }
 
+    /// A grid under `sample`'s queens: 1, 2, 3, 4 on them (row by row), -5 elsewhere.
+    fn grid() -> WeightGrid {
+        let mut cells = vec![-5; 16];
+        for (k, (r, c)) in [(0, 1), (1, 3), (2, 0), (3, 2)].into_iter().enumerate() {
+            cells[r * 4 + c] = k as i64 + 1;
+        }
+        WeightGrid { n: 4, cells }
+    }
+
     #[test]
     fn text_draws_the_board() {
-        let text = text(&sample(true));
+        let text = text(&grid(), &sample(true));
         assert!(text.starts_with(".Q..\n...Q\nQ...\n..Q.\n"));
         assert!(text.contains("best sum: 10 (proven optimal)"));
-        assert!(super::text(&sample(false)).contains("upper bound 12 (gap 16.67%)"));
+        assert!(text.contains("\nweights: 1 + 2 + 3 + 4 = 10\n"), "{text}");
+        assert!(super::text(&grid(), &sample(false)).contains("upper bound 12 (gap 16.67%)"));
     }
 
     #[test]

@@ -16,13 +16,6 @@ fn read_board(tokens: &mut Tokens<'_>) -> Result<Position, ParseError> {
     for row in 0..SIDE {
         let token = tokens.expect(&format!("row {} of a board", row + 1))?;
         first.get_or_insert(token);
-        let width = token.text.chars().count();
-        if width != SIDE {
-            return Err(token.error(format!(
-                "row {} has {width} squares; a board row has {SIDE}",
-                row + 1
-            )));
-        }
         for (col, ch) in token.text.chars().enumerate() {
             match ch {
                 '.' => {}
@@ -39,12 +32,20 @@ fn read_board(tokens: &mut Tokens<'_>) -> Result<Position, ParseError> {
                 }
             }
         }
+        let width = token.text.chars().count();
+        if width != SIDE {
+            return Err(token.error(format!(
+                "row {} has {}; a board row has {SIDE}",
+                row + 1,
+                crate::format::count_of(width, "square")
+            )));
+        }
     }
     if queens.len() != SIDE {
         let at = first.expect("eight rows were read");
         return Err(at.error(format!(
-            "the board has {} queens; exactly {SIDE} are required",
-            queens.len()
+            "the board has {}; exactly {SIDE} are required",
+            crate::format::count_of(queens.len(), "queen")
         )));
     }
     Ok(Position { n: SIDE, queens })

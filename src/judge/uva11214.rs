@@ -2,12 +2,13 @@
 //! `.` not) until a line `0`; one line `Case i: q` per case, q the fewest guarding queens.
 //!
 //! Input that ends without the final `0` is accepted: the cases read so far are answered and the
-//! run ends normally (the `0` only marks the end); anything after the `0` is ignored. Blank lines
+//! run ends normally (the `0` only marks the end; `0 0`, as many C solutions read it, does too);
+//! anything after the end is ignored. Blank lines
 //! and blanks around a line are skipped. Input with no line at all is an error (case 1). Sides
 //! from 1 to 12 are accepted, beyond the judge's 2 to 9.
 
 use super::{Cases, JudgeError};
-use crate::format::{parse_mark_grid, ParseError};
+use crate::format::{count_of, parse_mark_grid, ParseError, BLANKS};
 use crate::guard::{cover, MarkGrid};
 use std::io::Write;
 
@@ -26,9 +27,9 @@ struct Line<'a> {
 fn lines(text: &str) -> impl Iterator<Item = Line<'_>> {
     text.split('\n').enumerate().filter_map(|(i, raw)| {
         let raw = raw.strip_suffix('\r').unwrap_or(raw);
-        let trimmed = raw.trim_start();
+        let trimmed = raw.trim_start_matches(BLANKS);
         let col = raw.chars().count() - trimmed.chars().count() + 1;
-        let trimmed = trimmed.trim_end();
+        let trimmed = trimmed.trim_end_matches(BLANKS);
         (!trimmed.is_empty()).then_some(Line {
             number: i + 1,
             col,
@@ -42,12 +43,12 @@ fn size_line(line: &Line<'_>) -> Result<Option<(usize, usize)>, ParseError> {
     // Each field with its own column (a later field equal to an earlier one is found after it).
     let mut fields: Vec<(usize, &str)> = Vec::new();
     let mut searched = 0;
-    for field in line.text.split_whitespace() {
+    for field in line.text.split(BLANKS).filter(|f| !f.is_empty()) {
         let offset = searched + line.text[searched..].find(field).unwrap_or(0);
         fields.push((line.col + line.text[..offset].chars().count(), field));
         searched = offset + field.len();
     }
-    if fields.len() == 1 && fields[0].1 == "0" {
+    if fields.iter().all(|f| f.1 == "0") && fields.len() <= 2 {
         return Ok(None);
     }
     if fields.len() != 2 {
@@ -111,7 +112,10 @@ pub(super) fn run(text: &str, out: &mut dyn Write, cases: &mut Cases) -> Result<
                 return Err(bad(ParseError::at(
                     line,
                     col,
-                    format!("the board has {have} rows where the size line (line {size_at}) says {rows}"),
+                    format!(
+                        "the board has {} where the size line (line {size_at}) says {rows}",
+                        count_of(have, "row")
+                    ),
                 )));
             }
         }
@@ -128,7 +132,8 @@ pub(super) fn run(text: &str, out: &mut dyn Write, cases: &mut Cases) -> Result<
 /// Whether a line is made of numbers only (a size line or the final `0`), not a board row.
 fn looks_like_size_line(line: &Line<'_>) -> bool {
     line.text
-        .split_whitespace()
+        .split(BLANKS)
+        .filter(|f| !f.is_empty())
         .all(|field| field.bytes().all(|b| b.is_ascii_digit()))
 }
 
@@ -136,20 +141,21 @@ fn looks_like_size_line(line: &Line<'_>) -> bool {
 fn parse_rows(body: &[Line<'_>], cols: usize) -> Result<MarkGrid, ParseError> {
     let mut marked = Vec::with_capacity(body.len() * cols);
     for (i, line) in body.iter().enumerate() {
+        // The general parser locates a bad character (it reads one row here).
+        let row = parse_mark_grid(line.text)
+            .map_err(|e| ParseError::at(line.number, line.col + e.col - 1, e.message))?;
         let width = line.text.chars().count();
         if width != cols {
             return Err(ParseError::at(
                 line.number,
                 line.col + width.min(cols),
                 format!(
-                    "row {} has {width} squares where the size line says {cols}",
-                    i + 1
+                    "row {} has {} where the size line says {cols}",
+                    i + 1,
+                    count_of(width, "square")
                 ),
             ));
         }
-        // Reuse the general parser for the characters (it locates a bad one).
-        let row = parse_mark_grid(line.text)
-            .map_err(|e| ParseError::at(line.number, line.col + e.col - 1, e.message))?;
         marked.extend(row.marked);
     }
     Ok(MarkGrid {

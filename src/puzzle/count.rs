@@ -130,9 +130,44 @@ pub fn check_solutions(n: usize, answer: &str) -> Result<Verdict, CheckError> {
     Ok(Verdict::Valid(valid_solutions_text(n, lines.len())))
 }
 
+/// Checks a text board of N queens (the repair input format): valid when no two attack, else
+/// the first attacking pair in reading order, both squares named. A board that is not N x N
+/// with N queens is a [`ParseError`] at its line and column.
+pub fn check_placement(board: &str) -> Result<Verdict, ParseError> {
+    let position = format::parse_position(board)?;
+    let n = position.n;
+    Ok(match verify::n_queens_solution(n, &position.queens) {
+        Ok(()) => Verdict::Valid(format!(
+            "valid: {} on the {n}x{n} board, no two attacking",
+            format::count_of(n, "queen")
+        )),
+        Err(Violation::Attack(a, b)) => Verdict::Invalid(format!(
+            "the queens on [{}, {}] ({}) and [{}, {}] ({}) attack each other",
+            a.row,
+            a.col,
+            chess_name(a, n),
+            b.row,
+            b.col,
+            chess_name(b, n)
+        )),
+        Err(other) => Verdict::Invalid(other.to_string()),
+    })
+}
+
+/// A square's chess name on an `n x n` board (files from `a`, rank 1 the last row), or its
+/// coordinates beyond 26 files.
+fn chess_name(square: crate::board::Square, n: usize) -> String {
+    if n <= 26 {
+        format!("{}{}", (b'a' + square.col as u8) as char, n - square.row)
+    } else {
+        format!("row {}, column {}", square.row, square.col)
+    }
+}
+
 /// The N-queens solutions in enumeration order, numbered from 1, from number `skip + 1` on and
 /// at most `limit` of them: the one listing loop of `queens solutions` and the web API.
 pub struct Listing {
+    n: u32,
     solutions: Solutions,
     /// The number of the last solution taken from `solutions`.
     index: u64,
@@ -146,6 +181,7 @@ impl Listing {
     /// `deadline`.
     pub fn new(n: u32, unique: bool, skip: u64, limit: u64, deadline: Deadline) -> Self {
         Listing {
+            n,
             solutions: Solutions::new(n, unique).with_deadline(deadline),
             index: 0,
             skip,
@@ -167,6 +203,17 @@ impl Listing {
     /// How many solutions were listed.
     pub fn listed(&self) -> u64 {
         self.listed
+    }
+
+    /// After the listing: the message that no placement exists, when it was asked for solutions
+    /// from the first on and found none without being stopped (the board has no solution).
+    pub fn none_exists(&self) -> Option<String> {
+        (self.listed == 0 && self.skip == 0 && self.limit > 0 && !self.stopped()).then(|| {
+            format!(
+                "no placement of {0} non-attacking queens exists on a {0}x{0} board",
+                self.n
+            )
+        })
     }
 }
 
@@ -215,5 +262,21 @@ mod tests {
             .unwrap_err()
             .message
             .contains("from 1 to 32"));
+    }
+
+    #[test]
+    fn placements_are_checked_by_their_first_attacking_pair() {
+        let valid = check_placement(".q..\n...q\nq...\n..q.\n").unwrap();
+        assert_eq!(
+            valid,
+            Verdict::Valid("valid: 4 queens on the 4x4 board, no two attacking".into())
+        );
+        // Rows 1 and 2 attack along a diagonal; rows 3 and 4 share a column, found later.
+        let invalid = check_placement(".q..\n..q.\nq...\nq...\n").unwrap();
+        assert_eq!(
+            invalid,
+            Verdict::Invalid("the queens on [0, 1] (b4) and [1, 2] (c3) attack each other".into())
+        );
+        assert_eq!(check_placement("q.\n..\n").unwrap_err().line, 2);
     }
 }

@@ -35,7 +35,7 @@ impl Puzzle for Weight {
         Ok(match style {
             Style::Json => format::weight::json(placement, solved.info),
             Style::Svg => svg::weight(&solved.input, placement),
-            Style::Text => format::weight::text(placement),
+            Style::Text => format::weight::text(&solved.input, placement),
         })
     }
 

@@ -167,7 +167,7 @@ fn render(solved: &dyn Answered, style: Style) -> Response {
 /// asks for (or recall it), answer in the asked format.
 async fn search<P: Puzzle>(
     shared: AppState,
-    choices: fn(&Query) -> P::Choices,
+    choices: Choices<P>,
     raw: Option<String>,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
@@ -180,17 +180,20 @@ async fn search<P: Puzzle>(
         Ok(text) => text,
         Err(e) => return e.into_response(),
     };
+    let choices = match choices(&query) {
+        Ok(choices) => choices,
+        Err(e) => return e.into_response(),
+    };
     let key = format!(
-        "{} {} {} {}\n{text}",
+        "{} {} {:?} {:?}\n{text}",
         P::NAME,
         limit.as_secs_f64(),
         query.flag("independent"),
         query.flag("count_sets"),
-    ) + &format!(" {} {:?}", query.flag("count"), query.get("diagonals"));
+    ) + &format!(" {:?} {:?}", query.flag("count"), query.get("diagonals"));
     if let Some(solved) = remembered(&shared, &key) {
         return render(solved.as_ref(), style);
     }
-    let choices = choices(&query);
     let input = match P::read_with(text, &choices) {
         Ok(input) => input,
         Err(e) => return bad_request(e.to_string()).into_response(),
@@ -212,9 +215,7 @@ async fn search<P: Puzzle>(
 
 /// The route of one search endpoint: `POST` with the input file's text as the body, the
 /// problem's choices read from the query by `choices`.
-fn search_route<P: Puzzle>(
-    choices: fn(&Query) -> P::Choices,
-) -> axum::routing::MethodRouter<AppState> {
+fn search_route<P: Puzzle>(choices: Choices<P>) -> axum::routing::MethodRouter<AppState> {
     post(
         move |State(shared): State<AppState>,
               RawQuery(raw): RawQuery,
@@ -222,25 +223,35 @@ fn search_route<P: Puzzle>(
     )
 }
 
+/// Reads a problem's choices from the query, or the 400 naming a bad parameter.
+type Choices<P> = fn(&Query) -> Result<<P as Puzzle>::Choices, ApiError>;
+
 /// No choices.
-fn no_choices(_: &Query) {}
+fn no_choices(_: &Query) -> Result<(), ApiError> {
+    Ok(())
+}
+
+/// A yes-or-no parameter, or the 400 naming it.
+fn flag(query: &Query, name: &str) -> Result<bool, ApiError> {
+    query.flag(name).map_err(bad_request)
+}
 
 /// The guard choices of `?independent` and `?count_sets` (lower bounds from theorems).
-fn guard_choices(query: &Query) -> GuardChoices {
-    GuardChoices {
-        rule: Rule::from_independent(query.flag("independent")),
-        count_sets: query.flag("count_sets"),
+fn guard_choices(query: &Query) -> Result<GuardChoices, ApiError> {
+    Ok(GuardChoices {
+        rule: Rule::from_independent(flag(query, "independent")?),
+        count_sets: flag(query, "count_sets")?,
         ..GuardChoices::default()
-    }
+    })
 }
 
 /// The completion choices of `?count` and `?diagonals=D` (a CSPLib `.param` input's first D
 /// diagonals; a value that is not a whole number reads as all of them).
-fn complete_choices(query: &Query) -> CompleteChoices {
-    CompleteChoices {
-        count: query.flag("count"),
+fn complete_choices(query: &Query) -> Result<CompleteChoices, ApiError> {
+    Ok(CompleteChoices {
+        count: flag(query, "count")?,
         diagonals: query.get("diagonals").and_then(|d| d.parse().ok()),
-    }
+    })
 }
 
 /// N from the path: a board size the counter supports.
@@ -314,7 +325,13 @@ async fn solutions_handler(
     };
     let max = shared.config.max_solutions;
     let (limit, skip) = match (number("limit", 100.min(max)), number("skip", 0)) {
-        (Ok(l), Ok(s)) => (l.min(max), s),
+        (Ok(l), _) if l > max => {
+            return bad_request(format!(
+                "limit {l} is more than the {max} solutions this server lists at once"
+            ))
+            .into_response()
+        }
+        (Ok(l), Ok(s)) => (l, s),
         (Err(e), _) | (_, Err(e)) => return e.into_response(),
     };
     let as_svg = match style(&query) {
@@ -323,30 +340,35 @@ async fn solutions_handler(
         Ok(Style::Text) => return bad_request("solutions come as json or svg").into_response(),
         Err(e) => return e.into_response(),
     };
-    let unique = query.flag("unique");
+    let unique = match flag(&query, "unique") {
+        Ok(unique) => unique,
+        Err(e) => return e.into_response(),
+    };
     let time = match time_limit(&shared, &query) {
         Ok(l) => l,
         Err(e) => return e.into_response(),
     };
     let outcome = solve(&shared, time, move |options| {
-        let listing = Listing::new(n, unique, skip, limit, options.deadline());
-        if as_svg {
-            let boards: Vec<Columns> = listing.map(|(_, columns)| columns).collect();
+        let mut listing = Listing::new(n, unique, skip, limit, options.deadline());
+        let body = if as_svg {
+            let boards: Vec<Columns> = listing.by_ref().map(|(_, columns)| columns).collect();
             svg::solutions(&boards, skip + 1)
         } else {
             let mut lines = String::new();
-            for (index, columns) in listing {
+            for (index, columns) in listing.by_ref() {
                 lines.push_str(&format::solutions::json_line(index, &columns));
                 lines.push('\n');
             }
             lines
-        }
+        };
+        listing.none_exists().map_or(Ok(body), Err)
     })
     .await;
     match outcome {
         Err(e) => e.into_response(),
-        Ok(body) if as_svg => svg_response(body),
-        Ok(body) => (
+        Ok(Err(none)) => bad_request(none).into_response(),
+        Ok(Ok(body)) if as_svg => svg_response(body),
+        Ok(Ok(body)) => (
             StatusCode::OK,
             [(header::CONTENT_TYPE, "application/x-ndjson")],
             body,
@@ -397,6 +419,13 @@ pub fn router(config: Config) -> Router {
         .route("/api/solutions/{n}", get(solutions_handler))
         .route("/api/status", get(status_handler))
         .fallback(|| async { error(StatusCode::NOT_FOUND, "no such page").into_response() })
+        .method_not_allowed_fallback(|method: axum::http::Method| async move {
+            error(
+                StatusCode::METHOD_NOT_ALLOWED,
+                format!("{method} is not allowed here (docs/see.md lists each endpoint's method)"),
+            )
+            .into_response()
+        })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(shared)
 }

@@ -30,9 +30,17 @@ impl Query {
             .map(|(_, v)| v.as_str())
     }
 
-    /// Whether `name` is given as a true flag: `name`, `name=1`, `name=true` or `name=yes`.
-    pub fn flag(&self, name: &str) -> bool {
-        matches!(self.get(name), Some("" | "1" | "true" | "yes" | "on"))
+    /// Whether `name` is given as a true flag: `name`, `name=1`, `name=true`, `yes` or `on`;
+    /// false when absent or `0`, `false`, `no`, `off`; any other value is an error naming it.
+    pub fn flag(&self, name: &str) -> Result<bool, String> {
+        match self.get(name) {
+            None | Some("0" | "false" | "no" | "off") => Ok(false),
+            Some("" | "1" | "true" | "yes" | "on") => Ok(true),
+            Some(other) => Err(format!(
+                "{name} '{}' is not a yes or no (1, true, yes, on; 0, false, no, off)",
+                crate::format::shorten(other)
+            )),
+        }
     }
 }
 
@@ -75,7 +83,14 @@ mod tests {
         assert_eq!(q.get("time_limit"), Some("1.5"));
         assert_eq!(q.get("x"), Some("a b c"));
         assert_eq!(q.get("bad"), Some("%zz"));
-        assert!(q.flag("unique") && !q.flag("format") && !q.flag("none"));
+        assert_eq!(q.flag("unique"), Ok(true));
+        assert_eq!(q.flag("none"), Ok(false));
+        let err = q.flag("format").unwrap_err();
+        assert!(err.starts_with("format 'svg' is not a yes or no"), "{err}");
+        assert_eq!(
+            Query::parse(Some("independent=0")).flag("independent"),
+            Ok(false)
+        );
         assert_eq!(Query::parse(None).get("format"), None);
     }
 }

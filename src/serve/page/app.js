@@ -59,7 +59,9 @@ function queenSvg() {
 }
 
 // A board in HTML with coordinates; `fill(square, r, c)` decorates each square.
+// The board never grows wider than the window leaves room for (labels and margins aside).
 function drawBoard(holder, rows, cols, fill, onClick, pixels = 460) {
+  pixels = Math.max(120, Math.min(pixels, document.documentElement.clientWidth - 110));
   const cell = Math.max(14, Math.min(46, Math.floor(pixels / Math.max(rows, cols))));
   holder.style.setProperty("--cell", cell + "px");
   holder.textContent = "";
@@ -150,9 +152,10 @@ function toggle(set, k) {
   else set.add(k);
 }
 
-// The board as the command line's input file.
+// The board as the command line's input file (the numbers of a new weight board drawn first).
 function boardText() {
   const b = boards[problem];
+  if (problem === "weight") ensureWeights(b);
   const lines = [];
   for (let r = 0; r < b.rows; r++) {
     if (problem === "weight") {
@@ -412,7 +415,11 @@ async function showSolutions() {
   const more = all.length > PAGE;
   const text = all.slice(0, PAGE).map((l) => l + "\n").join("");
   if (!lines.ok) {
+    // No placement exists for this N (2 and 3): the server says so, as the command line does.
+    $("page-label").textContent = "no solutions";
     $("solutions-picture").textContent = "";
+    $("next-page").disabled = true;
+    $("prev-page").disabled = true;
     return;
   }
   const found = Math.min(all.length, PAGE);
@@ -480,6 +487,16 @@ $("count-n").addEventListener("keydown", (e) => e.key === "Enter" && countSoluti
 $("unique").addEventListener("change", () => { solutionPage = 0; showSolutions(); });
 $("prev-page").addEventListener("click", () => { solutionPage = Math.max(0, solutionPage - 1); showSolutions(); });
 $("next-page").addEventListener("click", () => { solutionPage += 1; showSolutions(); });
+
+// A narrower or wider window redraws the boards to fit.
+let resizeTimer = null;
+window.addEventListener("resize", () => {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(() => {
+    if (problem !== "count") renderEditor();
+    showStep();
+  }, 100);
+});
 
 problem = "repair";
 example();

@@ -1,0 +1,217 @@
+//! The examples of README.md and docs/*.md run: every `$ queens ...` line in a code block whose
+//! files the repository ships is executed from the repository root, and its output compared with
+//! the lines that follow it. `seconds`, `nodes` and `threads` (and a text answer's `(0.011 s)`)
+//! are masked; `...` in the documented output stands for any text. Skipped: examples with a time
+//! limit, ledgers, or files the repository does not hold (e.g.
+//! written by the benchmarks).
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+const FILES: &[&str] = &[
+    "README.md",
+    "docs/count.md",
+    "docs/guard.md",
+    "docs/repair.md",
+    "docs/weight.md",
+    "docs/json.md",
+];
+
+/// One `$ queens ...` example: where it is, the command line, and the output shown.
+struct Example {
+    place: String,
+    command: String,
+    shown: String,
+}
+
+fn examples(file: &str, text: &str) -> Vec<Example> {
+    let mut found = Vec::new();
+    let mut in_block = false;
+    let mut current: Option<Example> = None;
+    for (i, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("```") {
+            in_block = !in_block;
+            found.extend(current.take());
+            continue;
+        }
+        if !in_block {
+            continue;
+        }
+        if let Some(command) = line.strip_prefix("$ ") {
+            found.extend(current.take());
+            if command.starts_with("queens ") {
+                current = Some(Example {
+                    place: format!("{file}:{}", i + 1),
+                    command: command.to_string(),
+                    shown: String::new(),
+                });
+            }
+        } else if let Some(example) = current.as_mut() {
+            example.shown.push_str(line);
+            example.shown.push('\n');
+        }
+    }
+    found.extend(current);
+    found
+}
+
+/// `text` with the numbers of volatile fields replaced by `#`.
+fn mask(text: &str) -> String {
+    let mut out = text.to_string();
+    for key in ["\"seconds\":", "\"nodes\":", "\"threads\":"] {
+        let mut from = 0;
+        while let Some(k) = out[from..].find(key) {
+            let start = from + k + key.len();
+            let end = out[start..]
+                .find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | 'e' | '-')))
+                .map_or(out.len(), |e| start + e);
+            out.replace_range(start..end, "#");
+            from = start + 1;
+        }
+    }
+    // Text timings: "(0.011 s)".
+    let mut from = 0;
+    while let Some(k) = out[from..].find('(') {
+        let start = from + k + 1;
+        let digits = out[start..]
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .map_or(out.len(), |e| start + e);
+        if digits > start && out[digits..].starts_with(" s)") {
+            out.replace_range(start..digits, "#");
+        }
+        from = start;
+    }
+    out
+}
+
+/// Whether `actual` matches `shown`, in which `...` stands for any text.
+fn matches(shown: &str, actual: &str) -> bool {
+    let pieces: Vec<&str> = shown.split("...").collect();
+    if pieces.len() == 1 {
+        return shown == actual;
+    }
+    let (first, last) = (pieces[0], pieces[pieces.len() - 1]);
+    if !actual.starts_with(first) || actual.len() < first.len() + last.len() {
+        return false;
+    }
+    let mut rest = &actual[first.len()..];
+    for piece in &pieces[1..pieces.len() - 1] {
+        match rest.find(piece) {
+            Some(at) => rest = &rest[at + piece.len()..],
+            None => return false,
+        }
+    }
+    rest.ends_with(last)
+}
+
+#[test]
+fn documented_examples_give_the_documented_output() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut ran = 0;
+    let mut failures = Vec::new();
+    let scratch = std::env::temp_dir().join(format!("queens-docs-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).expect("a scratch folder");
+    for file in FILES {
+        let text = std::fs::read_to_string(root.join(file)).expect("a doc file");
+        for example in examples(file, &text) {
+            // The command without its comment, then an optional `| head -N` or `| tail -N`.
+            let command = example.command.split("  #").next().unwrap().trim();
+            let (command, pipe) = match command.split_once(" | ") {
+                Some((c, p)) => (c.trim(), Some(p.trim())),
+                None => (command, None),
+            };
+            // `> FILE`: the output goes to FILE in a scratch folder, where later examples find it.
+            let (command, into) = match command.split_once(" > ") {
+                Some((c, file)) => (c.trim(), Some(file.trim())),
+                None => (command, None),
+            };
+            let args: Vec<String> = command
+                .split_whitespace()
+                .skip(1)
+                .map(|a| {
+                    let written = scratch.join(a);
+                    if written.exists() {
+                        written.to_string_lossy().into_owned()
+                    } else {
+                        a.to_string()
+                    }
+                })
+                .collect();
+            let volatile = ["--time-limit", "--ledger", "--estimate", "serve"];
+            let missing_file = args.iter().any(|a| {
+                !a.starts_with('-')
+                    && (a.contains('/') || a.contains('.'))
+                    && a.parse::<f64>().is_err()
+                    && !root.join(a).exists()
+            });
+            if args.iter().any(|a| volatile.contains(&a.as_str()))
+                || missing_file
+                || pipe.is_some_and(|p| !p.starts_with("head -") && !p.starts_with("tail -"))
+            {
+                continue;
+            }
+            let out = Command::new(env!("CARGO_BIN_EXE_queens"))
+                .args(&args)
+                .current_dir(root)
+                .stdin(Stdio::null())
+                .output()
+                .expect("run queens");
+            if let Some(file) = into {
+                assert!(
+                    out.status.success(),
+                    "{}: {}",
+                    example.place,
+                    example.command
+                );
+                std::fs::write(scratch.join(file), &out.stdout).expect("write the scratch file");
+                continue;
+            }
+            let mut actual = String::from_utf8_lossy(&out.stdout).into_owned();
+            actual.push_str(&String::from_utf8_lossy(&out.stderr));
+            if let Some(pipe) = pipe {
+                let k: usize = pipe[6..].parse().expect("head -N or tail -N");
+                let lines: Vec<&str> = actual.lines().collect();
+                let kept = if pipe.starts_with("head") {
+                    &lines[..k.min(lines.len())]
+                } else {
+                    &lines[lines.len().saturating_sub(k)..]
+                };
+                actual = kept.iter().map(|l| format!("{l}\n")).collect();
+            }
+            // "(exit status N)" notes the status; it is not output.
+            let mut shown = String::new();
+            for line in example.shown.trim_end().lines() {
+                let line = match line.rfind("(exit status ") {
+                    Some(at) => line[..at].trim_end(),
+                    None => line,
+                };
+                shown.push_str(line);
+                shown.push('\n');
+            }
+            let (shown, actual) = (mask(shown.trim_end()), mask(actual.trim_end()));
+            ran += 1;
+            if !matches(&shown, &actual) {
+                failures.push(format!(
+                    "{}: $ {}\n--- documented\n{shown}\n--- actual\n{actual}\n",
+                    example.place, example.command
+                ));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(ran >= 20, "only {ran} examples ran");
+}
+
+#[test]
+fn masks_and_wildcards() {
+    assert_eq!(
+        mask(r#"{"nodes":12,"seconds":7e-6,"threads":2} (0.011 s)"#),
+        r#"{"nodes":#,"seconds":#,"threads":#} (# s)"#
+    );
+    assert!(matches("a...c", "abbbc"));
+    assert!(!matches("a...c", "abbb"));
+    assert!(matches("x\n...", "x\ny\nz"));
+    assert!(!matches("x", "y"));
+}
