@@ -310,9 +310,12 @@ pub fn plan_text(plan: &dyn WorkPlan, shard: Option<Shard>, summary: bool) -> St
         _ => "",
     };
     let mut text = format!(
-        "{}{kernel}: {} units, plan {}, {order}{shard_words}\n",
+        "{}{kernel}: {}, plan {}, {order}{shard_words}\n",
         job_words(plan.n(), plan.job()),
-        plan.unit_count(),
+        super::count_of(
+            usize::try_from(plan.unit_count()).unwrap_or(usize::MAX),
+            "unit"
+        ),
         hex(plan_checksum(plan))
     );
     if !summary {
