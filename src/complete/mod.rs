@@ -373,19 +373,7 @@ mod tests {
     use super::*;
     use crate::verify;
 
-    /// A small deterministic generator (xorshift), so the tests need no crate.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn below(&mut self, k: usize) -> usize {
-            (self.next() % k as u64) as usize
-        }
-    }
+    use crate::primitive::rng::Xorshift64 as Rng;
 
     /// A random board of side 1..=9: some placed queens (mutually non-attacking), blocked
     /// squares, closed diagonals, and now and then a closed row and column.
@@ -435,7 +423,7 @@ mod tests {
 
     #[test]
     fn decide_count_and_list_agree_with_brute_force() {
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
         let options = Options::with_threads(1);
         let two = Options::with_threads(2);
         let (mut decided, mut refuted) = (0, 0);

@@ -330,16 +330,7 @@ pub(crate) fn bound(n: usize, queens: &[(u8, u8)], upper: u32, iterations: u32) 
 mod tests {
     use super::*;
 
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-    }
+    use crate::primitive::rng::Xorshift64 as Rng;
 
     fn permutations(k: usize) -> Vec<Vec<usize>> {
         if k == 0 {
@@ -358,10 +349,12 @@ mod tests {
 
     #[test]
     fn assignments_match_brute_force_and_their_duals() {
-        let mut rng = Rng(0xA551);
+        let mut rng = Rng::new(0xA551);
         for round in 0..300 {
             let n = 1 + round % 6;
-            let cost: Vec<i64> = (0..n * n).map(|_| (rng.next() % 50) as i64 - 10).collect();
+            let cost: Vec<i64> = (0..n * n)
+                .map(|_| (rng.next_u64() % 50) as i64 - 10)
+                .collect();
             let brute = permutations(n)
                 .iter()
                 .map(|p| (0..n).map(|i| cost[i * n + p[i]]).sum::<i64>())
@@ -474,13 +467,16 @@ mod tests {
 
     #[test]
     fn the_bound_never_exceeds_the_cost_of_any_solution_on_random_6x6_to_9x9_boards() {
-        let mut rng = Rng(0x6789);
+        let mut rng = Rng::new(0x6789);
         for n in 6..=9 {
             let sols = solutions(n);
             for _ in 0..300 {
                 let mut queens: Vec<(u8, u8)> = Vec::new();
                 while queens.len() < n {
-                    let s = ((rng.next() % n as u64) as u8, (rng.next() % n as u64) as u8);
+                    let s = (
+                        (rng.next_u64() % n as u64) as u8,
+                        (rng.next_u64() % n as u64) as u8,
+                    );
                     if !queens.contains(&s) {
                         queens.push(s);
                     }
