@@ -74,8 +74,8 @@ pub struct Decision {
     pub nodes: u64,
 }
 
-/// The answer of [`count`] and [`list`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The answer of [`count`] and [`list`] (`Tally::default()`: no completion, proven).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
     /// Completions found: all of them unless `stopped` (then a lower bound).
     pub completions: u128,
@@ -220,11 +220,7 @@ pub fn list(
     mut visit: impl FnMut(&[Square]) -> bool,
 ) -> Result<Tally, CompleteError> {
     let Some(state) = start(board)? else {
-        return Ok(Tally {
-            completions: 0,
-            stopped: false,
-            nodes: 0,
-        });
+        return Ok(Tally::default());
     };
     let deadline = options.deadline();
     let mut listed = 0u128;
@@ -247,11 +243,7 @@ pub fn list(
 /// first few branching decisions are the units). The count does not depend on the threads.
 pub fn count(board: &PartialBoard, options: &Options) -> Result<Tally, CompleteError> {
     let Some(state) = start(board)? else {
-        return Ok(Tally {
-            completions: 0,
-            stopped: false,
-            nodes: 0,
-        });
+        return Ok(Tally::default());
     };
     let deadline = options.deadline();
     let threads = options.thread_count();

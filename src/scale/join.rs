@@ -64,7 +64,7 @@ impl JoinPlan {
 }
 
 /// A unit's tally as a ledger's count.
-fn unit_count(tally: Tally) -> UnitCount {
+fn ledger_count(tally: Tally) -> UnitCount {
     UnitCount {
         solutions: tally.solutions,
         unique_x8: tally.classes_times_8.iter().sum(),
@@ -141,7 +141,7 @@ impl WorkPlan for JoinPlan {
 
     fn count_unit_on(&self, id: u64, workers: &Workers, deadline: &Deadline) -> Option<UnitCount> {
         let i = usize::try_from(id).ok().filter(|&i| i < self.specs.len())?;
-        self.batches.count(i, workers, deadline).map(unit_count)
+        self.batches.count(i, workers, deadline).map(ledger_count)
     }
 
     fn unit_memory(&self, id: u64) -> Option<u64> {
