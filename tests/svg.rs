@@ -385,3 +385,343 @@ fn large_boards_degrade_sensibly() {
         );
     }
 }
+
+/// A number attribute of `node`.
+fn attr(node: &Node, name: &str) -> f64 {
+    node.attribute(name)
+        .unwrap_or_else(|| panic!("no {name} on {:?}", node.tag_name().name()))
+        .parse()
+        .unwrap_or_else(|_| panic!("{name} is not a number"))
+}
+
+/// The top-left corner and square size of an `n` x `n` board: its first `<rect>` is the whole
+/// board.
+fn board_geometry(board: Node, n: usize) -> (f64, f64, f64) {
+    let rect = board
+        .descendants()
+        .find(|d| d.has_tag_name("rect"))
+        .expect("the board's rect");
+    let width = attr(&rect, "width");
+    assert!((width - attr(&rect, "height")).abs() < 1e-9);
+    (attr(&rect, "x"), attr(&rect, "y"), width / n as f64)
+}
+
+/// The box a queen's crown is drawn in (its `translate(x y) scale(k)` over a 100 x 100 design
+/// whose two crowns keep within x 4..96, y 10..92): left, top, right, bottom.
+fn crown_box(queen: &Node) -> (f64, f64, f64, f64) {
+    let t = queen.attribute("transform").expect("a transform");
+    let numbers: Vec<f64> = t
+        .replace(['(', ')'], " ")
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    let (x, y, k) = (numbers[0], numbers[1], numbers[2]);
+    (x + 4.0 * k, y + 10.0 * k, x + 96.0 * k, y + 92.0 * k)
+}
+
+fn distance_to_box((x, y): (f64, f64), (l, t, r, b): (f64, f64, f64, f64)) -> f64 {
+    let dx = (l - x).max(x - r).max(0.0);
+    let dy = (t - y).max(y - b).max(0.0);
+    (dx * dx + dy * dy).sqrt()
+}
+
+/// Checks a repair picture: no two move arrows lie on one stretch of line, every move number's
+/// disc keeps clear of every queen's crown and of the other numbers and stays on the board,
+/// every move ends in a ring on its target square, and an arrow whose target holds no queen shows
+/// at least 0.45 of a square outside the crowns.
+fn check_repair_picture(doc_text: &str, n: usize, case: &str) {
+    let doc = parse(doc_text);
+    let start = board(&doc, "start");
+    let (x0, y0, cell) = board_geometry(start, n);
+    let crowns: Vec<(f64, f64, f64, f64)> =
+        with_class(start, "queen").iter().map(crown_box).collect();
+    let queens = squares_of(&with_class(start, "queen"));
+    let centre = |s: &str| {
+        let (r, c) = s.split_once(',').unwrap();
+        let (r, c): (f64, f64) = (r.parse().unwrap(), c.parse().unwrap());
+        (x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell)
+    };
+    // Each arrow: its shaft's start, its head's tip, its width.
+    let mut arrows = Vec::new();
+    for mv in with_class(start, "move") {
+        let line = mv.descendants().find(|d| d.has_tag_name("line")).unwrap();
+        let head = mv
+            .descendants()
+            .find(|d| d.has_tag_name("polygon"))
+            .unwrap();
+        let tip: Vec<f64> = head
+            .attribute("points")
+            .unwrap()
+            .split([' ', ','])
+            .map(|v| v.parse().unwrap())
+            .collect();
+        let from = (attr(&line, "x1"), attr(&line, "y1"));
+        let to = (tip[0], tip[1]);
+        arrows.push((from, to, attr(&line, "stroke-width")));
+        let target = centre(mv.attribute("data-to").unwrap());
+        let ring = with_class(mv, "landing");
+        assert_eq!(ring.len(), 1, "{case}: one landing ring per move");
+        let (rx, ry, rr) = (
+            attr(&ring[0], "cx"),
+            attr(&ring[0], "cy"),
+            attr(&ring[0], "r"),
+        );
+        assert!(
+            (rx - target.0).abs() < 0.3 * cell
+                && (ry - target.1).abs() < 0.3 * cell
+                && rr >= 0.15 * cell,
+            "{case}: the ring of {:?} is off its target",
+            mv.attribute("id")
+        );
+        let (r, c) = mv.attribute("data-to").unwrap().split_once(',').unwrap();
+        if !queens.contains(&Square::new(r.parse().unwrap(), c.parse().unwrap())) {
+            let steps = 400;
+            let outside = (0..steps)
+                .filter(|&i| {
+                    let t = (i as f64 + 0.5) / steps as f64;
+                    let p = (from.0 + (to.0 - from.0) * t, from.1 + (to.1 - from.1) * t);
+                    crowns.iter().all(|&b| distance_to_box(p, b) > 0.0)
+                })
+                .count() as f64;
+            let length = ((to.0 - from.0).powi(2) + (to.1 - from.1).powi(2)).sqrt();
+            assert!(
+                length * outside / steps as f64 >= 0.45 * cell,
+                "{case}: {:?} shows {:.1} px outside the queens (square {cell})",
+                mv.attribute("id"),
+                length * outside / steps as f64
+            );
+        }
+    }
+    for (i, &(a0, a1, wa)) in arrows.iter().enumerate() {
+        for (j, &(b0, b1, wb)) in arrows.iter().enumerate().skip(i + 1) {
+            let (ux, uy) = (a1.0 - a0.0, a1.1 - a0.1);
+            let len = (ux * ux + uy * uy).sqrt();
+            let (ux, uy) = (ux / len, uy / len);
+            let (vx, vy) = (b1.0 - b0.0, b1.1 - b0.1);
+            let parallel = (ux * vy - uy * vx).abs() < 1e-6 * (vx * vx + vy * vy).sqrt();
+            if !parallel {
+                continue;
+            }
+            // The sideways distance between the two lines, and the stretch both cover.
+            let side = ((b0.0 - a0.0) * -uy + (b0.1 - a0.1) * ux).abs();
+            let along = |p: (f64, f64)| (p.0 - a0.0) * ux + (p.1 - a0.1) * uy;
+            let (p, q) = (along(b0).min(along(b1)), along(b0).max(along(b1)));
+            let shared = q.min(len) - p.max(0.0);
+            assert!(
+                side >= (wa + wb) / 2.0 || shared <= 1.0,
+                "{case}: moves {} and {} lie on one another ({side:.1} px apart over {shared:.1} px)",
+                i + 1,
+                j + 1
+            );
+        }
+    }
+    let discs: Vec<(f64, f64, f64)> = with_class(start, "move-number")
+        .iter()
+        .map(|g| {
+            let c = g.descendants().find(|d| d.has_tag_name("circle")).unwrap();
+            (attr(&c, "cx"), attr(&c, "cy"), attr(&c, "r"))
+        })
+        .collect();
+    assert_eq!(discs.len(), arrows.len());
+    for (k, &(x, y, r)) in discs.iter().enumerate() {
+        for b in &crowns {
+            assert!(
+                distance_to_box((x, y), *b) >= r - 0.01,
+                "{case}: number {} lies on a queen",
+                k + 1
+            );
+        }
+        for &(x2, y2, r2) in &discs[k + 1..] {
+            assert!(
+                ((x - x2).powi(2) + (y - y2).powi(2)).sqrt() >= r + r2 - 0.01,
+                "{case}: numbers overlap"
+            );
+        }
+        let side = n as f64 * cell;
+        assert!(
+            x > x0 && x < x0 + side && y > y0 && y < y0 + side,
+            "{case}: number {} off the board",
+            k + 1
+        );
+    }
+}
+
+#[test]
+fn repair_arrows_keep_apart_and_their_numbers_keep_off_the_queens() {
+    // Solved boards: the README's, and random ones (one queen in each row, in its first three
+    // columns, so that many moves run along the rows and some are one square long).
+    let mut boards = vec![std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/board.txt"),
+    )
+    .unwrap()];
+    let mut rng = Rng(35);
+    for n in [6, 8, 8, 10, 12, 32] {
+        boards.push(
+            (0..n)
+                .map(|_| {
+                    let c = rng.below(3);
+                    (0..n)
+                        .map(|k| if k == c { 'q' } else { '.' })
+                        .collect::<String>()
+                        + "\n"
+                })
+                .collect(),
+        );
+    }
+    let options = Options {
+        time_limit: Some(std::time::Duration::from_secs(2)),
+        ..Options::default()
+    };
+    for text in &boards {
+        let position = parse_position(text).unwrap();
+        let plan = repair::solve(&position, &options).unwrap();
+        check_repair_picture(&svg::repair(&position, &plan), plan.n, text);
+    }
+    // A drawn plan (the picture draws any list of moves): three moves up and down column a, one
+    // square moves in every direction, and a chain along column h whose third move shares a
+    // stretch only with the second.
+    let text = "....q...\n..q.....\n.....q..\n........\n...q....\n........\n.q...q..\nq......q\n";
+    let position = parse_position(text).unwrap();
+    let mv = |a: (usize, usize), b: (usize, usize)| queens::problem::Move {
+        from: Square::new(a.0, a.1),
+        to: Square::new(b.0, b.1),
+    };
+    let moves = vec![
+        mv((7, 0), (3, 0)),
+        mv((3, 0), (5, 0)),
+        mv((5, 0), (0, 0)),
+        mv((4, 3), (3, 3)),
+        mv((6, 1), (5, 2)),
+        mv((6, 5), (6, 6)),
+        mv((7, 7), (3, 7)),
+        mv((3, 7), (1, 7)),
+        mv((1, 7), (6, 7)),
+        mv((6, 7), (7, 7)),
+    ];
+    let mut plan = repair::solve(&position, &options).unwrap();
+    plan.moves = moves.len();
+    plan.plan = moves;
+    check_repair_picture(&svg::repair(&position, &plan), 8, "the drawn plan");
+}
+
+/// The relative luminance of `#rrggbb`, 0 to 255.
+fn luminance(colour: &str) -> f64 {
+    let byte = |k: usize| f64::from(u8::from_str_radix(&colour[k..k + 2], 16).unwrap());
+    0.2126 * byte(1) + 0.7152 * byte(3) + 0.0722 * byte(5)
+}
+
+#[test]
+fn coverage_shading_reads_on_a_board_with_every_square_marked() {
+    let marks = parse_mark_grid(&"XXXXXXXX\n".repeat(8)).unwrap();
+    let guards = guard::solve(&marks, Rule::Any, &Options::default()).unwrap();
+    let doc_text = svg::guard(&marks, &guards);
+    let doc = parse(&doc_text);
+    let b = board(&doc, "guard");
+    let (x0, y0, cell) = board_geometry(b, 8);
+    let queens: Vec<Square> = squares_of(&with_class(b, "queen")).into_iter().collect();
+    let covers = |q: &Square, r: usize, c: usize| {
+        q.row == r || q.col == c || q.row.abs_diff(r) == q.col.abs_diff(c)
+    };
+    // The fill of every square, by how many queens cover it (counted here).
+    let mut by_level: std::collections::BTreeMap<usize, BTreeSet<String>> = Default::default();
+    let mut seen = 0;
+    for rect in b.descendants().filter(|d| d.has_tag_name("rect")) {
+        if (attr(&rect, "width") - cell).abs() > 1e-6 || rect.attribute("class").is_some() {
+            continue;
+        }
+        let r = ((attr(&rect, "y") - y0) / cell).round() as usize;
+        let c = ((attr(&rect, "x") - x0) / cell).round() as usize;
+        let level = queens.iter().filter(|q| covers(q, r, c)).count();
+        by_level
+            .entry(level)
+            .or_default()
+            .insert(rect.attribute("fill").unwrap().to_string());
+        seen += 1;
+    }
+    assert_eq!(seen, 64, "one rect per square");
+    assert!(!by_level.contains_key(&0), "every square is covered");
+    // One colour per level, and neighbouring levels clearly apart.
+    let mut previous: Option<f64> = None;
+    for (level, fills) in &by_level {
+        assert_eq!(fills.len(), 1, "level {level} is drawn in {fills:?}");
+        let l = luminance(fills.iter().next().unwrap());
+        if let Some(p) = previous {
+            assert!(
+                p - l >= 24.0,
+                "level {level}: luminance {l:.0} after {p:.0}"
+            );
+        }
+        previous = Some(l);
+    }
+    // The legend names each level with its colour.
+    let legend = with_class(doc.root(), "legend");
+    assert_eq!(legend.len(), 1);
+    let most = *by_level.keys().last().unwrap();
+    let swatches = with_class(legend[0], "level");
+    assert_eq!(swatches.len(), most);
+    for s in swatches {
+        let level: usize = s.attribute("data-level").unwrap().parse().unwrap();
+        if let Some(fills) = by_level.get(&level) {
+            assert!(
+                fills.contains(s.attribute("fill").unwrap()),
+                "legend {level}"
+            );
+        }
+    }
+    // The 64 marks are there but faint and small.
+    let marks = with_class(b, "mark");
+    assert_eq!(marks.len(), 64);
+    for m in marks {
+        let opacity: f64 = m.attribute("opacity").map_or(1.0, |o| o.parse().unwrap());
+        assert!(opacity <= 0.5, "a mark drawn at opacity {opacity}");
+        assert!(attr(&m, "stroke-width") <= 0.05 * cell, "a heavy mark");
+    }
+}
+
+#[test]
+fn numbers_of_up_to_six_digits_and_negative_ones_fit_their_squares() {
+    let mut rng = Rng(36);
+    let pool = [999_999i64, -99_999, 123_456, -5, 42, 100_000, 7, -123_456];
+    for n in [4usize, 8, 12, 16, 20] {
+        let text: String = (0..n)
+            .map(|_| {
+                (0..n)
+                    .map(|_| pool[rng.below(pool.len() as u64)].to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    + "\n"
+            })
+            .collect();
+        let grid = parse_weight_grid(&text).unwrap();
+        let options = Options {
+            time_limit: Some(std::time::Duration::from_millis(300)),
+            ..Options::default()
+        };
+        let placement = weight::best(&grid, &options).unwrap();
+        let doc_text = svg::weight(&grid, &placement);
+        let doc = parse(&doc_text);
+        let b = board(&doc, "weight");
+        let (_, _, cell) = board_geometry(b, n);
+        let group = with_class(b, "weights");
+        assert_eq!(group.len(), 1, "{n}: numbers shown");
+        let group_size = attr(&group[0], "font-size");
+        let numbers: Vec<Node> = group[0]
+            .children()
+            .filter(|c| c.has_tag_name("text"))
+            .collect();
+        assert_eq!(numbers.len(), n * n);
+        for t in numbers {
+            let size = t
+                .attribute("font-size")
+                .map_or(group_size, |s| s.parse().unwrap());
+            let chars = t.text().unwrap().chars().count() as f64;
+            // A digit or minus sign of sans-serif is at most 0.6 of the font size wide.
+            assert!(
+                chars * 0.6 * size <= 0.9 * cell,
+                "{n}: {} at {size} px overflows a {cell} px square",
+                t.text().unwrap()
+            );
+            assert!(size >= 4.0, "{n}: {size} px is too small to read");
+        }
+    }
+}

@@ -53,6 +53,12 @@ M82 38a6 6 0 1 0 12 0a6 6 0 1 0-12 0Z";
 /// A bolder crown with three points, for small squares where the detailed one blurs.
 const SMALL_CROWN: &str = "M12 86L4 28L30 52L50 10L70 52L96 28L88 86Z";
 
+/// How wide a digit (or a minus sign) of `sans-serif` is at most, as a fraction of the font size
+/// (0.64 in DejaVu Sans, 0.56 in Arial and Liberation Sans).
+const DIGIT_WIDTH: f64 = 0.64;
+/// The part of a square's width a number may take.
+const NUMBER_ROOM: f64 = 0.86;
+
 /// Squares smaller than this (in pixels) get the bolder crown.
 const SMALL_QUEEN_CELL: f64 = 24.0;
 
@@ -457,8 +463,9 @@ pub fn weight(grid: &WeightGrid, placement: &Placement) -> String {
             .map(|w| w.to_string().len())
             .max()
             .unwrap_or(1) as f64;
-        let size = (cell * 0.34).min(cell * 1.7 / longest.max(1.0));
-        if size >= 5.0 {
+        // The longest number fits its square: a digit is at most 0.6 of the font size wide.
+        let size = (cell * 0.34).min(cell * NUMBER_ROOM / (longest.max(1.0) * DIGIT_WIDTH));
+        if size >= 4.0 {
             let _ = writeln!(
                 body,
                 "<g class=\"weights\" font-size=\"{}\" text-anchor=\"middle\">",
@@ -470,7 +477,7 @@ pub fn weight(grid: &WeightGrid, placement: &Placement) -> String {
                     let (cx, cy) = f.centre(s);
                     let (y, size_attr) = if is_queen(s) {
                         // Under the queen, small, at the bottom of the square.
-                        let small = size * 0.85;
+                        let small = size.min(cell * 0.29);
                         (
                             cy + cell * 0.5 - small * 0.3,
                             format!(" font-size=\"{}\" font-weight=\"bold\"", num(small)),
@@ -524,18 +531,42 @@ pub fn weight(grid: &WeightGrid, placement: &Placement) -> String {
     pic.finish()
 }
 
-/// The move numbers of a repair picture: their elements, drawn after every arrow, and where
-/// their discs are.
-#[derive(Default)]
+/// The move numbers of a repair picture: their elements, drawn after every arrow (and so over
+/// the queens), where their discs are, and the queens' boxes they keep clear of.
 struct Numbers {
     svg: String,
     taken: Vec<(f64, f64)>,
+    /// The squares of the start position's queens.
+    queens: Vec<Square>,
 }
 
-/// A straight arrow from the centre of `from` to near the centre of `to`, numbered `k`. The
-/// number, written to `numbers` (drawn after every arrow), sits on a disc along the arrow, at the
-/// first of a few places that keeps clear of the numbers already placed. `lane` shifts the
-/// arrow sideways (see [`lane`]).
+/// How far a queen's crown reaches from its square's centre, as a fraction of the square
+/// (the crown drawn by [`queen`] on a square of `cell` pixels; a little more than it covers).
+fn crown_reach(cell: f64) -> f64 {
+    if cell < 10.0 {
+        0.5
+    } else if cell < SMALL_QUEEN_CELL {
+        0.46
+    } else {
+        0.4
+    }
+}
+
+/// The distance from `(x, y)` to the nearest point of the crown on `square` (0 inside it).
+fn distance_to_crown(f: &Frame, square: Square, (x, y): (f64, f64)) -> f64 {
+    let (cx, cy) = f.centre(square);
+    let reach = crown_reach(f.cell) * f.cell;
+    let dx = ((x - cx).abs() - reach).max(0.0);
+    let dy = ((y - cy).abs() - reach).max(0.0);
+    (dx * dx + dy * dy).sqrt()
+}
+
+/// A straight arrow numbered `k` from beside the queen on `from` to a ring on `to`. The shaft
+/// starts at the edge of the queen's crown (so that a one-square move shows its whole length
+/// outside the queen) and has a white halo, so that it reads on dark squares. The number, written
+/// to `numbers` (drawn after every arrow), sits on a disc on the shaft where it keeps clear of
+/// every queen and of the numbers already placed, else beside the shaft, else on the nearest free
+/// square. `lane` shifts the arrow sideways (see [`lanes`]).
 fn arrow(
     out: &mut String,
     f: &Frame,
@@ -545,40 +576,33 @@ fn arrow(
     lane: i32,
     numbers: &mut Numbers,
 ) {
-    let Numbers { svg: labels, taken } = numbers;
     let (x1, y1) = f.centre(from);
     let (x2, y2) = f.centre(to);
     let (dx, dy) = (x2 - x1, y2 - y1);
     let len = (dx * dx + dy * dy).sqrt().max(1e-9);
     let (ux, uy) = (dx / len, dy / len);
     let width = (f.cell * 0.09).clamp(1.0, 5.0);
-    // Arrows that overlap an earlier one on the same line run beside it, in their own lane.
-    let side = f64::from(lane) * (width * 2.2).min(f.cell * 0.2);
-    let (x1, y1, x2, y2) = (
-        x1 - uy * side,
-        y1 + ux * side,
-        x2 - uy * side,
-        y2 + ux * side,
-    );
-    let head = (width * 3.2).max(5.0).min(len * 0.6);
-    // Stop a little short of the target's centre so that the head points at the square.
-    let tip = (f.cell * 0.18).min(len * 0.3);
-    let (tx, ty) = (x2 - ux * tip, y2 - uy * tip);
+    // Arrows that share a stretch of line with an earlier one run beside it, in their own lane.
+    // Sideways from the line, not from the move, so that moves along it either way share lanes.
+    let side = f64::from(lane) * (width * 2.2).min(f.cell * 0.16);
+    let forward = if (from.row, from.col) < (to.row, to.col) {
+        1.0
+    } else {
+        -1.0
+    };
+    let (ox, oy) = (-uy * side * forward, ux * side * forward);
+    // From the edge of the queen (a ring's width into the square for tiny squares) ...
+    let gap = (crown_reach(f.cell) * f.cell * 0.75).min(len * 0.3);
+    let (sx, sy) = (x1 + ux * gap + ox, y1 + uy * gap + oy);
+    // ... to a little short of the target's centre, inside its ring.
+    let tip = (f.cell * 0.12).min(len * 0.15);
+    let (tx, ty) = (x2 - ux * tip + ox, y2 - uy * tip + oy);
+    let reach = len - gap - tip;
+    let head = (width * 3.2).max(5.0).min(reach * 0.55);
     let (bx, by) = (tx - ux * head, ty - uy * head);
     let (px, py) = (-uy * head * 0.5, ux * head * 0.5);
-    let radius = (f.cell * 0.2).clamp(6.0, 11.0);
-    let along = |t: f64| (x1 + (bx - x1) * t, y1 + (by - y1) * t);
-    let clear = |p: (f64, f64)| {
-        taken
-            .iter()
-            .all(|q| (p.0 - q.0).powi(2) + (p.1 - q.1).powi(2) >= (2.1 * radius).powi(2))
-    };
-    let (nx, ny) = [0.55, 0.35, 0.75, 0.2, 0.9, 0.45, 0.65]
-        .into_iter()
-        .map(along)
-        .find(|&p| clear(p))
-        .unwrap_or_else(|| along(0.55));
-    taken.push((nx, ny));
+    let ring = (f.cell * 0.2).max(2.5);
+    let halo = width + (width * 0.6).clamp(1.0, 2.5);
     let _ = writeln!(
         out,
         "<g class=\"move\" id=\"move-{k}\" data-from=\"{},{}\" data-to=\"{},{}\">",
@@ -586,29 +610,54 @@ fn arrow(
     );
     let _ = writeln!(
         out,
+        "<circle class=\"landing\" cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"none\" stroke=\"{colour}\" \
+         stroke-width=\"{}\" opacity=\"0.9\"/>",
+        num(x2 + ox),
+        num(y2 + oy),
+        num(ring),
+        num((width * 0.55).max(0.8))
+    );
+    let _ = writeln!(
+        out,
+        "<path d=\"M{} {}L{} {}\" stroke=\"#ffffff\" stroke-width=\"{}\" stroke-linecap=\"round\" \
+         opacity=\"0.75\"/>",
+        num(sx),
+        num(sy),
+        num(bx),
+        num(by),
+        num(halo)
+    );
+    let _ = writeln!(
+        out,
         "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{colour}\" stroke-width=\"{}\" \
-         stroke-linecap=\"round\" opacity=\"0.85\"/>",
-        num(x1),
-        num(y1),
+         stroke-linecap=\"round\"/>",
+        num(sx),
+        num(sy),
         num(bx),
         num(by),
         num(width)
     );
     let _ = writeln!(
         out,
-        "<polygon points=\"{},{} {},{} {},{}\" fill=\"{colour}\" opacity=\"0.9\"/>",
+        "<polygon points=\"{},{} {},{} {},{}\" fill=\"{colour}\" stroke=\"#ffffff\" \
+         stroke-width=\"{}\" stroke-linejoin=\"round\" paint-order=\"stroke\"/>",
         num(tx),
         num(ty),
         num(bx + px),
         num(by + py),
         num(bx - px),
-        num(by - py)
+        num(by - py),
+        num((width * 0.5).max(0.8))
     );
     out.push_str("</g>\n");
-    let out = labels;
-    let _ = writeln!(out, "<g class=\"move-number\" id=\"move-number-{k}\">");
+
+    let radius = (f.cell * 0.2).clamp(6.0, 11.0);
+    let (nx, ny) = badge_place(f, numbers, radius, (sx, sy), (bx, by), (from, to));
+    numbers.taken.push((nx, ny));
+    let labels = &mut numbers.svg;
+    let _ = writeln!(labels, "<g class=\"move-number\" id=\"move-number-{k}\">");
     let _ = writeln!(
-        out,
+        labels,
         "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"#ffffff\" stroke=\"{colour}\" \
          stroke-width=\"{}\"/>",
         num(nx),
@@ -625,14 +674,75 @@ fn arrow(
             1.25
         };
     let _ = writeln!(
-        out,
+        labels,
         "<text x=\"{}\" y=\"{}\" font-size=\"{}\" font-weight=\"bold\" text-anchor=\"middle\" \
          fill=\"{colour}\">{k}</text>",
         num(nx),
         num(ny + size * 0.36),
         num(size)
     );
-    out.push_str("</g>\n");
+    labels.push_str("</g>\n");
+}
+
+/// Where the number of the arrow from `(sx, sy)` to `(bx, by)` (its shaft) goes: the first
+/// place whose disc of `radius` keeps clear of every queen's crown, stays on the board and keeps
+/// clear of the numbers placed before: on the shaft, then beside it, then the free squares
+/// (neither end of the move) nearest the shaft's middle; failing all, the first place on the
+/// shaft clear of the other numbers, or the shaft's middle.
+fn badge_place(
+    f: &Frame,
+    numbers: &Numbers,
+    radius: f64,
+    (sx, sy): (f64, f64),
+    (bx, by): (f64, f64),
+    (from, to): (Square, Square),
+) -> (f64, f64) {
+    let along = |t: f64| (sx + (bx - sx) * t, sy + (by - sy) * t);
+    let (dx, dy) = (bx - sx, by - sy);
+    let len = (dx * dx + dy * dy).sqrt().max(1e-9);
+    let (nx, ny) = (-dy / len, dx / len);
+    let beside = radius * 1.4;
+    let mut places: Vec<(f64, f64)> = [0.5, 0.35, 0.65, 0.2, 0.8].into_iter().map(along).collect();
+    for t in [0.5, 0.3, 0.7] {
+        let (x, y) = along(t);
+        places.push((x + nx * beside, y + ny * beside));
+        places.push((x - nx * beside, y - ny * beside));
+    }
+    let (mx, my) = along(0.5);
+    let mut free: Vec<(f64, (f64, f64))> = (0..f.rows)
+        .flat_map(|r| (0..f.cols).map(move |c| Square::new(r, c)))
+        .filter(|&s| s != from && s != to && !numbers.queens.contains(&s))
+        .map(|s| {
+            let (x, y) = f.centre(s);
+            ((x - mx).powi(2) + (y - my).powi(2), (x, y))
+        })
+        .collect();
+    free.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let clear_of_numbers = |p: (f64, f64)| {
+        numbers
+            .taken
+            .iter()
+            .all(|q| (p.0 - q.0).powi(2) + (p.1 - q.1).powi(2) >= (2.1 * radius).powi(2))
+    };
+    let on_board = |p: (f64, f64)| {
+        p.0 >= f.x + radius * 0.5
+            && p.0 <= f.x + f.width() - radius * 0.5
+            && p.1 >= f.y + radius * 0.5
+            && p.1 <= f.y + f.height() - radius * 0.5
+    };
+    let clear_of_queens = |p: (f64, f64)| {
+        numbers
+            .queens
+            .iter()
+            .all(|&q| distance_to_crown(f, q, p) >= radius)
+    };
+    places
+        .iter()
+        .copied()
+        .chain(free.into_iter().map(|(_, p)| p))
+        .find(|&p| clear_of_queens(p) && on_board(p) && clear_of_numbers(p))
+        .or_else(|| places.iter().copied().find(|&p| clear_of_numbers(p)))
+        .unwrap_or((mx, my))
 }
 
 /// The line a move runs along (0 row, 1 column, 2 diagonal, 3 anti-diagonal, with its index)
@@ -651,20 +761,29 @@ fn line_of(mv: &crate::problem::Move) -> ((u8, isize), (usize, usize)) {
     }
 }
 
-/// The lane of `mv`'s arrow: 0 unless earlier moves overlap it on the same line, then 1, -1,
-/// 2, ... by how many do.
-fn lane(earlier: &[crate::problem::Move], mv: &crate::problem::Move) -> i32 {
-    let (line, (lo, hi)) = line_of(mv);
-    let overlaps = earlier
-        .iter()
-        .map(line_of)
-        .filter(|&(l, (a, b))| l == line && a.max(lo) < b.min(hi))
-        .count() as i32;
-    if overlaps % 2 == 1 {
-        (overlaps + 1) / 2
-    } else {
-        -overlaps / 2
+/// The lane of each move's arrow: 0, or when earlier moves share a stretch of the same line,
+/// the first of 1, -1, 2, -2, ... that none of those uses, so that no two arrows lie on top of
+/// each other.
+fn lanes(plan: &[crate::problem::Move]) -> Vec<i32> {
+    let mut lanes: Vec<i32> = Vec::with_capacity(plan.len());
+    for (i, mv) in plan.iter().enumerate() {
+        let (line, (lo, hi)) = line_of(mv);
+        let used: Vec<i32> = plan[..i]
+            .iter()
+            .zip(&lanes)
+            .filter(|(earlier, _)| {
+                let (l, (a, b)) = line_of(earlier);
+                l == line && a.max(lo) < b.min(hi)
+            })
+            .map(|(_, &lane)| lane)
+            .collect();
+        let lane = (0..)
+            .map(|k: i32| if k % 2 == 1 { (k + 1) / 2 } else { -k / 2 })
+            .find(|lane| !used.contains(lane))
+            .unwrap_or(0);
+        lanes.push(lane);
     }
+    lanes
 }
 
 /// A repair plan: the start position with every move drawn as a numbered arrow (in the order
@@ -699,10 +818,14 @@ pub fn repair(position: &Position, plan: &Repair) -> String {
     for &s in &position.queens {
         queen(body, &left, s);
     }
-    let mut numbers = Numbers::default();
-    for (i, mv) in plan.plan.iter().enumerate() {
+    let mut numbers = Numbers {
+        svg: String::new(),
+        taken: Vec::new(),
+        queens: position.queens.clone(),
+    };
+    let lanes = lanes(&plan.plan);
+    for (i, (mv, &lane)) in plan.plan.iter().zip(&lanes).enumerate() {
         let colour = MOVE_COLORS[i % MOVE_COLORS.len()];
-        let lane = lane(&plan.plan[..i], mv);
         arrow(
             body,
             &left,
@@ -784,37 +907,32 @@ pub fn guard(marks: &MarkGrid, guards: &GuardSet) -> String {
         .max()
         .unwrap_or(0)
         .max(1);
-    let fill = |s: Square| {
-        let dark = (s.row + s.col) % 2 == 1;
-        match coverage(s) {
-            0 => if dark { "#d9d9d9" } else { "#f4f4f4" }.to_string(),
-            k => {
-                // From a pale green (one queen) to a deep green (the most).
-                let t = if most > 1 {
-                    (k - 1) as f64 / (most - 1) as f64
-                } else {
-                    0.0
-                };
-                let (r, g, b) = (199.0 - 120.0 * t, 233.0 - 70.0 * t, 192.0 - 100.0 * t);
-                let shade = if dark { 0.93 } else { 1.0 };
-                format!(
-                    "#{:02x}{:02x}{:02x}",
-                    (r * shade) as u8,
-                    (g * shade) as u8,
-                    (b * shade) as u8
-                )
-            }
-        }
+    // One flat colour per coverage (no checkerboard tint on covered squares, which would blur
+    // the levels); the uncovered squares a faint grey checkerboard.
+    let fill = |s: Square| match coverage(s) {
+        0 if (s.row + s.col) % 2 == 1 => "#e4e4e4".to_string(),
+        0 => "#f6f6f6".to_string(),
+        k => coverage_colour(k, most),
     };
     let body = &mut pic.body;
     body.push_str("<g class=\"board guard\">\n");
     squares(body, &f, Some(&fill));
     grid_lines(body, &f);
-    // A mark is a small cross in the top-right corner of its square, clear of a queen there;
-    // fainter on small squares, where thousands of them would drown the queens.
-    let width = (cell * 0.05).clamp(0.6, 2.2);
-    let faint = if cell < 16.0 { " opacity=\"0.45\"" } else { "" };
-    let size = cell * 0.2;
+    // A mark is a small cross in the top-right corner of its square, clear of a queen there.
+    // Where most squares are marked the marks tell little and are drawn faint and thin, so that
+    // the coverage shading stays readable; also on small squares, where thousands of them would
+    // drown the queens.
+    let marked_share = marked as f64 / (rows * cols).max(1) as f64;
+    let crowded = marked_share > 0.5;
+    let width = (cell * 0.05).clamp(0.6, 2.2) * if crowded { 0.6 } else { 1.0 };
+    let faint = if crowded {
+        " opacity=\"0.35\""
+    } else if cell < 16.0 {
+        " opacity=\"0.45\""
+    } else {
+        ""
+    };
+    let size = cell * if crowded { 0.14 } else { 0.2 };
     let inset = cell * 0.07;
     for r in 0..rows {
         for c in 0..cols {
@@ -844,9 +962,87 @@ pub fn guard(marks: &MarkGrid, guards: &GuardSet) -> String {
     }
     body.push_str("</g>\n");
     let (w, h) = f.outer();
+    let levels = if guards.queens.is_empty() { 0 } else { most };
+    let legend_height = coverage_legend(body, levels, PAD, PAD + TITLE + h + 10.0);
     pic.width = PAD + w + PAD;
-    pic.height = PAD + TITLE + h + PAD;
+    pic.height = PAD + TITLE + h + legend_height + PAD;
     pic.finish()
+}
+
+/// The colour of a square covered by `k` of the queens (1 <= k <= `most`): from a pale green
+/// (one queen) to a deep green (the most), evenly spaced in lightness so that neighbouring
+/// levels differ clearly.
+fn coverage_colour(k: usize, most: usize) -> String {
+    let t = if most > 1 {
+        (k.clamp(1, most) - 1) as f64 / (most - 1) as f64
+    } else {
+        0.0
+    };
+    let pale = (214.0, 239.0, 205.0);
+    let deep = (27.0, 110.0, 45.0);
+    let mix = |p: f64, q: f64| (p + (q - p) * t).round() as u8;
+    format!(
+        "#{:02x}{:02x}{:02x}",
+        mix(pale.0, deep.0),
+        mix(pale.1, deep.1),
+        mix(pale.2, deep.2)
+    )
+}
+
+/// The key of the coverage shading below a guard board: one swatch per number of covering queens
+/// from 1 to `most` (at most 12 written; beyond, the ends and the middle), in a `<g
+/// class="legend">`. Returns the height it takes (0 when `most` is 0).
+fn coverage_legend(out: &mut String, most: usize, x: f64, y: f64) -> f64 {
+    if most == 0 {
+        return 0.0;
+    }
+    let shown: Vec<usize> = if most <= 12 {
+        (1..=most).collect()
+    } else {
+        vec![1, most.div_ceil(2), most]
+    };
+    let swatch = 18.0;
+    let _ = writeln!(
+        out,
+        "<g class=\"legend\" font-size=\"12\" fill=\"#303030\">"
+    );
+    let _ = writeln!(
+        out,
+        "<text x=\"{}\" y=\"{}\">covered by</text>",
+        num(x),
+        num(y + swatch * 0.7)
+    );
+    let mut at = x + 72.0;
+    for k in shown {
+        let _ = writeln!(
+            out,
+            "<rect class=\"level\" data-level=\"{k}\" x=\"{}\" y=\"{}\" width=\"{}\" \
+             height=\"{}\" fill=\"{}\" stroke=\"#7a7a7a\" stroke-width=\"0.6\"/>",
+            num(at),
+            num(y),
+            num(swatch),
+            num(swatch),
+            coverage_colour(k, most)
+        );
+        let dark = k > 1 && (k - 1) * 2 >= most;
+        let _ = writeln!(
+            out,
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"{}\">{k}</text>",
+            num(at + swatch / 2.0),
+            num(y + swatch * 0.7),
+            if dark { "#ffffff" } else { "#303030" }
+        );
+        at += swatch + 4.0;
+    }
+    let _ = writeln!(
+        out,
+        "<text x=\"{}\" y=\"{}\">{}</text>",
+        num(at + 2.0),
+        num(y + swatch * 0.7),
+        if most == 1 { "queen" } else { "queens" }
+    );
+    out.push_str("</g>\n");
+    swatch + 10.0
 }
 
 /// N-queens solutions (each given as its columns, `columns[row] = col`) drawn in a grid of
@@ -992,11 +1188,11 @@ mod tests {
             mv((5, 6), (0, 6)),
             mv((3, 0), (3, 5)),
         ];
-        let lanes: Vec<i32> = (0..plan.len())
-            .map(|i| lane(&plan[..i], &plan[i]))
-            .collect();
         // The third and fourth share column 6 with the first (and each other); the last is alone.
-        assert_eq!(lanes, [0, 0, 1, -1, 0]);
+        assert_eq!(lanes(&plan), [0, 0, 1, -1, 0]);
+        // A move that shares a stretch only with one in lane 1 takes lane 0, not lane 1.
+        let chain = [mv((0, 7), (4, 7)), mv((2, 7), (6, 7)), mv((5, 7), (7, 7))];
+        assert_eq!(lanes(&chain), [0, 1, 0]);
     }
 
     #[test]
