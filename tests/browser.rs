@@ -516,6 +516,148 @@ fn each_tab_answers_as_the_command_line_does() {
     assert_eq!(server.status()["running"], 0);
 }
 
+/// The command line's JSON answer for `queens complete` on `input` with `extra` arguments, and
+/// its exit status (1: no completion).
+fn complete_command_line(input: &str, extra: &[&str]) -> (i32, Value) {
+    let mut args = vec!["complete", "--json", "-q", "-"];
+    args.extend_from_slice(extra);
+    let run = support::queens_with_input(&args, input.as_bytes());
+    assert!(run.code == 0 || run.code == 1, "{}\n{input}", run.stderr);
+    (run.code, serde_json::from_str(&run.stdout).expect("JSON"))
+}
+
+fn sorted_squares(list: &Value) -> Vec<(usize, usize)> {
+    let mut squares: Vec<(usize, usize)> = list
+        .as_array()
+        .expect("a list of squares")
+        .iter()
+        .map(|p| {
+            (
+                p[0].as_u64().unwrap() as usize,
+                p[1].as_u64().unwrap() as usize,
+            )
+        })
+        .collect();
+    squares.sort();
+    squares
+}
+
+#[test]
+#[ignore = "needs chromedriver and Chromium: run with --ignored (QUEENS_BROWSER_SKIP=1 skips)"]
+fn the_complete_tab_answers_as_the_command_line_does() {
+    let Some((server, browser)) = page() else {
+        return;
+    };
+    browser.click("#tabs button[data-problem=complete]");
+    assert_eq!(browser.count("#count-completions:not([hidden])"), 1);
+
+    // The board as first shown: Nauck's two queens (d5 and b4).
+    let input = browser.input_text();
+    let nauck = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/nauck.txt"),
+    )
+    .expect("examples/nauck.txt")
+    .to_lowercase();
+    assert_eq!(input, nauck);
+    let status = browser.solve("completion");
+    assert!(
+        status.starts_with("a completion: 2 queens given, 6 placed"),
+        "{status}"
+    );
+    let (code, cli) = complete_command_line(&input, &[]);
+    assert_eq!((code, &cli["completed"]), (0, &json!(true)));
+    let mut shown = browser.queens_on("completed");
+    shown.sort();
+    assert_eq!(
+        shown,
+        sorted_squares(&cli["queens"]),
+        "the completion shown"
+    );
+    assert_eq!(browser.count("#completed svg.queen.given"), 2);
+    assert_eq!(browser.count("#completed svg.queen.placed"), 6);
+    assert_eq!(browser.count("#picture svg .queen"), 8);
+    browser.screenshot("complete");
+
+    // Count: the command line's count of the same board.
+    browser.click("#count-completions");
+    let status = browser.wait_text("#status", "completions");
+    let (_, cli) = complete_command_line(&input, &["--count"]);
+    assert_eq!(cli["completions"], 2);
+    assert!(status.starts_with("2 completions"), "{status}");
+    assert!(
+        browser.count("#completed:not([hidden])") == 0,
+        "a count shows no board"
+    );
+
+    // A click cycles a square: free, queen, blocked, free.
+    let row0 = |b: &Browser| b.input_text().lines().next().unwrap().to_string();
+    browser.click("#editor-0-0");
+    assert_eq!(row0(&browser), "q.......");
+    assert_eq!(browser.count("#editor svg.queen"), 3);
+    browser.click("#editor-0-0");
+    assert_eq!(row0(&browser), "x.......");
+    assert_eq!(browser.count("#editor .square.blocked"), 1);
+    assert_eq!(browser.count("#editor svg.queen"), 2);
+    browser.click("#editor-0-0");
+    assert_eq!(row0(&browser), "........");
+    assert_eq!(browser.count("#editor .square.blocked"), 0);
+
+    // No completion: 4 x 4 with a queen in a corner, then with the two middle squares of the
+    // first row blocked (every 4-queens solution has its first queen there).
+    for (clicks, blocked) in [(vec![(0, 0)], 0), (vec![(0, 1), (0, 1), (0, 2), (0, 2)], 2)] {
+        browser.type_into("#size", "4");
+        browser.click("#resize");
+        browser.click("#clear");
+        for (r, c) in clicks {
+            browser.click(&format!("#editor-{r}-{c}"));
+        }
+        assert_eq!(browser.count("#editor .square.blocked"), blocked);
+        let input = browser.input_text();
+        let status = browser.solve("no completion");
+        assert!(status.starts_with("no completion (proven"), "{status}");
+        let (code, cli) = complete_command_line(&input, &[]);
+        assert_eq!(code, 1, "{input}");
+        assert_eq!(
+            (&cli["completed"], &cli["proven"]),
+            (&json!(false), &json!(true))
+        );
+        assert!(browser.count("#completed:not([hidden])") == 0);
+        browser.click("#count-completions");
+        let status = browser.wait_text("#status", "completions");
+        assert!(status.starts_with("0 completions"), "{status}");
+    }
+
+    // Random boards, solved and counted as the command line does.
+    browser.type_into("#size", "8");
+    browser.click("#resize");
+    for _ in 0..3 {
+        browser.click("#random");
+        let input = browser.input_text();
+        let status = browser.solve("completion");
+        let (_, cli) = complete_command_line(&input, &[]);
+        if cli["completed"] == true {
+            assert!(status.starts_with("a completion"), "{status}\n{input}");
+            let mut shown = browser.queens_on("completed");
+            shown.sort();
+            assert_eq!(shown, sorted_squares(&cli["queens"]), "{input}");
+        } else {
+            assert!(
+                status.starts_with("no completion (proven"),
+                "{status}\n{input}"
+            );
+        }
+        browser.click("#count-completions");
+        let status = browser.wait_text("#status", "completion");
+        let (_, cli) = complete_command_line(&input, &["--count"]);
+        let count = cli["completions"].to_string();
+        assert!(
+            status.starts_with(&format!("{count} completion")),
+            "{status} vs {count}"
+        );
+    }
+    assert_eq!(server.status()["running"], 0);
+}
+
 #[test]
 #[ignore = "needs chromedriver and Chromium: run with --ignored (QUEENS_BROWSER_SKIP=1 skips)"]
 fn a_narrow_window_shows_the_whole_board() {
@@ -543,10 +685,14 @@ fn a_narrow_window_shows_the_whole_board() {
             assert_eq!(v[i], true, "{holder} in {panel} at 420 px: {v}");
         }
     };
-    for tab in ["weight", "repair", "guard"] {
+    for tab in ["weight", "repair", "guard", "complete"] {
         browser.click(&format!("#tabs button[data-problem={tab}]"));
         fits("editor", "solver");
     }
+    browser.click("#tabs button[data-problem=complete]");
+    browser.solve("a completion");
+    fits("completed", "result");
+    browser.screenshot("narrow-complete");
     browser.click("#tabs button[data-problem=repair]");
     browser.solve("move");
     fits("replay", "result");

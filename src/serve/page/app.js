@@ -1,5 +1,6 @@
 // The page of `queens serve`: edit a board, send its input file to the JSON API, show the
-// answer (the server's SVG), step through a repair plan, count and browse solutions.
+// answer (the server's SVG), step through a repair plan, complete a board, count and browse
+// solutions.
 "use strict";
 
 const CROWN =
@@ -18,11 +19,13 @@ const EXPLAIN = {
   weight: "Every square holds a number. Place N queens, no two attacking, with the largest sum. Edit the numbers, then Solve.",
   repair: "Click squares to place N queens on an N x N board. Solve finds the fewest real queen moves (no jumping over queens) to a position where no two attack.",
   guard: "Click squares to mark them. Solve finds the fewest queens that stand on or attack every marked square.",
+  complete: "Place some queens and block some squares. Solve completes the board to N queens, no two attacking and none on a blocked square, or proves that no completion exists; Count counts the completions.",
 };
 const HINT = {
   weight: "Type in the squares to change the numbers.",
   repair: "Click a square to add or remove a queen.",
   guard: "Click a square to mark or unmark it.",
+  complete: "Click a square: free, then a queen, then blocked, then free again.",
 };
 
 // What each problem's board holds; switching tabs keeps it.
@@ -30,6 +33,7 @@ const boards = {
   weight: { rows: 8, cols: 8, weights: [] },
   repair: { rows: 8, cols: 8, queens: new Set() },
   guard: { rows: 8, cols: 8, marks: new Set() },
+  complete: { rows: 8, cols: 8, queens: new Set(), blocked: new Set() },
 };
 let problem = "repair";
 let downloads = [];
@@ -116,6 +120,8 @@ function renderEditor() {
     (sq, r, c) => {
       if (problem === "repair" && b.queens.has(key(r, c))) sq.appendChild(queenSvg());
       if (problem === "guard" && b.marks.has(key(r, c))) sq.classList.add("mark");
+      if (problem === "complete" && b.queens.has(key(r, c))) sq.appendChild(queenSvg());
+      if (problem === "complete" && b.blocked.has(key(r, c))) sq.classList.add("blocked");
       if (problem === "weight") {
         const w = b.weights[r * b.cols + c];
         const lo = Math.min(...b.weights), hi = Math.max(...b.weights);
@@ -138,18 +144,39 @@ function renderEditor() {
     (r, c, e) => {
       if (problem === "repair") toggle(b.queens, key(r, c));
       else if (problem === "guard") toggle(b.marks, key(r, c));
+      else if (problem === "complete") cycle(b, key(r, c));
       else return;
       syncText();
       renderEditor();
     }
   );
-  const count = problem === "repair" ? b.queens.size + " of " + b.rows + " queens placed. " : "";
+  let count = "";
+  if (problem === "repair") count = b.queens.size + " of " + b.rows + " queens placed. ";
+  if (problem === "complete") {
+    count = plural(b.queens.size, "queen") + " placed, " + plural(b.blocked.size, "square") + " blocked. ";
+  }
   $("hint").textContent = count + HINT[problem];
 }
 
 function toggle(set, k) {
   if (set.has(k)) set.delete(k);
   else set.add(k);
+}
+
+// A completion square cycles free -> queen -> blocked -> free.
+function cycle(b, k) {
+  if (b.queens.has(k)) {
+    b.queens.delete(k);
+    b.blocked.add(k);
+  } else if (b.blocked.has(k)) {
+    b.blocked.delete(k);
+  } else {
+    b.queens.add(k);
+  }
+}
+
+function plural(k, noun) {
+  return k + " " + noun + (k === 1 ? "" : "s");
 }
 
 // The board as the command line's input file (the numbers of a new weight board drawn first).
@@ -163,8 +190,10 @@ function boardText() {
     } else {
       let line = "";
       for (let c = 0; c < b.cols; c++) {
-        if (problem === "repair") line += b.queens.has(key(r, c)) ? "q" : ".";
-        else line += b.marks.has(key(r, c)) ? "X" : ".";
+        const k = key(r, c);
+        if (problem === "repair") line += b.queens.has(k) ? "q" : ".";
+        else if (problem === "complete") line += b.queens.has(k) ? "q" : b.blocked.has(k) ? "x" : ".";
+        else line += b.marks.has(k) ? "X" : ".";
       }
       lines.push(line);
     }
@@ -185,6 +214,14 @@ function loadText(text) {
     const rows = lines.map((l) => l.split(/\s+/).map(Number));
     b.rows = b.cols = rows.length;
     b.weights = rows.flat().slice(0, b.rows * b.cols).map((v) => (Number.isFinite(v) ? v : 0));
+  } else if (problem === "complete") {
+    b.rows = b.cols = lines.length;
+    b.queens = new Set();
+    b.blocked = new Set();
+    lines.forEach((l, r) => [...l].forEach((ch, c) => {
+      if (/[qQ]/.test(ch)) b.queens.add(key(r, c));
+      if (/[xX]/.test(ch)) b.blocked.add(key(r, c));
+    }));
   } else {
     b.rows = lines.length;
     b.cols = Math.max(...lines.map((l) => l.length));
@@ -207,7 +244,9 @@ function setSize() {
   const b = boards[problem];
   b.rows = rows;
   b.cols = cols;
-  if (problem === "repair") b.queens = new Set([...b.queens].filter((k) => k.split(",").every((v) => Number(v) < rows)));
+  const inside = (k) => k.split(",").every((v) => Number(v) < rows);
+  if (problem === "repair" || problem === "complete") b.queens = new Set([...b.queens].filter(inside));
+  if (problem === "complete") b.blocked = new Set([...b.blocked].filter(inside));
   if (problem === "guard") b.marks = new Set([...b.marks].filter((k) => { const [r, c] = k.split(",").map(Number); return r < rows && c < cols; }));
   if (problem === "weight") b.weights = [];
   syncText();
@@ -226,6 +265,23 @@ function randomBoard() {
     b.marks = new Set();
     for (let r = 0; r < b.rows; r++) for (let c = 0; c < b.cols; c++) if (Math.random() < 0.3) b.marks.add(key(r, c));
   }
+  if (problem === "complete") {
+    // A few queens that do not attack one another, and a few blocked squares elsewhere.
+    b.queens = new Set();
+    b.blocked = new Set();
+    const placed = [];
+    const want = Math.min(3, Math.floor(b.rows / 3));
+    for (let tries = 0; placed.length < want && tries < 200; tries++) {
+      const q = [rnd(b.rows), rnd(b.cols)];
+      const attacks = placed.some(([r, c]) => r === q[0] || c === q[1] || Math.abs(r - q[0]) === Math.abs(c - q[1]));
+      if (!attacks) placed.push(q);
+    }
+    placed.forEach(([r, c]) => b.queens.add(key(r, c)));
+    for (let k = 0; k < b.rows; k++) {
+      const s = key(rnd(b.rows), rnd(b.cols));
+      if (!b.queens.has(s)) b.blocked.add(s);
+    }
+  }
   syncText();
   renderEditor();
 }
@@ -235,6 +291,10 @@ function clearBoard() {
   if (problem === "weight") b.weights = new Array(b.rows * b.cols).fill(0);
   if (problem === "repair") b.queens = new Set();
   if (problem === "guard") b.marks = new Set();
+  if (problem === "complete") {
+    b.queens = new Set();
+    b.blocked = new Set();
+  }
   syncText();
   renderEditor();
 }
@@ -263,6 +323,17 @@ function describe(a) {
     const proof = a.optimal ? " (proven optimal)" : " (best found; at least " + a.lower_bound + " needed)";
     return moves + proof + ", relaxed count " + a.relaxed + secs;
   }
+  if (a.problem === "complete" && a.completions !== undefined) {
+    const partial = a.complete ? "" : " at least (stopped by the time limit)";
+    const noun = String(a.completions) === "1" ? " completion" : " completions";
+    return a.completions + noun + partial + secs;
+  }
+  if (a.problem === "complete") {
+    const given = plural(a.given.length, "queen") + " given";
+    if (a.completed) return "a completion: " + given + ", " + (a.queens.length - a.given.length) + " placed" + secs;
+    if (a.proven) return "no completion (proven, " + plural(a.nodes, "node") + " searched)" + secs;
+    return "no completion found (not proven: stopped after " + plural(a.nodes, "node") + ")" + secs;
+  }
   const queens = a.guards + (a.guards === 1 ? " queen guards" : " queens guard");
   const proof = a.optimal ? " (proven optimal)" : " (best found; at least " + a.lower_bound + " needed)";
   return queens + " the marked squares" + proof + secs;
@@ -278,19 +349,22 @@ function setDownloads(jsonText, svgText, jsonLink, svgLink) {
     a.hidden = false;
   };
   link(jsonLink, jsonText, "application/json");
-  link(svgLink, svgText, "image/svg+xml");
+  if (svgText === null) svgLink.hidden = true;
+  else link(svgLink, svgText, "image/svg+xml");
 }
 
-async function solve() {
+async function solve(counting = false) {
   const text = $("input").value;
   const params = new URLSearchParams();
+  if (counting) params.set("count", "1");
   const limit = $("time-limit").value.trim();
   if (limit !== "") params.set("time_limit", limit);
   if (problem === "guard" && $("independent").checked) params.set("independent", "1");
   const url = "/api/" + problem + "?" + params;
   stopPlaying();
-  $("solve").disabled = true;
-  showStatus("solving...", false);
+  $("solve").disabled = $("count-completions").disabled = true;
+  $("completed").hidden = true;
+  showStatus(counting ? "counting..." : "solving...", false);
   try {
     const response = await fetch(url, { method: "POST", body: text, headers: { "Content-Type": "text/plain" } });
     const answerText = await response.text();
@@ -301,19 +375,43 @@ async function solve() {
       return showError("error: " + answerText);
     }
     if (!response.ok) return showError("error (" + response.status + "): " + answer.error);
-    showStatus(describe(answer), answer.optimal);
-    params.set("format", "svg");
-    const picture = await fetch("/api/" + problem + "?" + params, { method: "POST", body: text });
-    const svgText = await picture.text();
-    $("picture").innerHTML = picture.ok ? svgText : "";
+    const proven = problem === "complete" ? (counting ? answer.complete : answer.completed || answer.proven) : answer.optimal;
+    showStatus(describe(answer), proven);
+    let svgText = null;
+    if (counting) {
+      $("picture").textContent = "";
+    } else {
+      params.set("format", "svg");
+      const picture = await fetch("/api/" + problem + "?" + params, { method: "POST", body: text });
+      svgText = await picture.text();
+      $("picture").innerHTML = picture.ok ? svgText : "";
+    }
     setDownloads(answerText, svgText, $("dl-json"), $("dl-svg"));
     $("downloads").hidden = false;
     if (problem === "repair") startReplay(answer);
+    if (problem === "complete" && !counting && answer.completed) showCompletion(answer);
   } catch (e) {
     showError("the server did not answer: " + e);
   } finally {
-    $("solve").disabled = false;
+    $("solve").disabled = $("count-completions").disabled = false;
   }
+}
+
+// The completion on a board: the given queens black, the placed ones blue, blocked squares grey.
+function showCompletion(answer) {
+  const b = boards.complete;
+  const given = new Set(answer.given.map(([r, c]) => key(r, c)));
+  const all = new Set(answer.queens.map(([r, c]) => key(r, c)));
+  $("completed").hidden = false;
+  drawBoard($("completed"), answer.n, answer.n, (sq, r, c) => {
+    const k = key(r, c);
+    if (b.blocked.has(k)) sq.classList.add("blocked");
+    if (all.has(k)) {
+      const queen = queenSvg();
+      queen.classList.add(given.has(k) ? "given" : "placed");
+      sq.appendChild(queen);
+    }
+  }, null, 320);
 }
 
 // ----- stepping through a repair plan -----
@@ -455,6 +553,8 @@ function choose(p) {
   if (counting) return;
   $("explain").textContent = EXPLAIN[p];
   $("independent-box").hidden = p !== "guard";
+  $("count-completions").hidden = p !== "complete";
+  $("completed").hidden = true;
   const b = boards[p];
   $("size").value = b.rows === b.cols ? String(b.rows) : b.rows + "x" + b.cols;
   $("stepper").hidden = true;
@@ -476,7 +576,8 @@ $("size").addEventListener("keydown", (e) => e.key === "Enter" && setSize());
 $("clear").addEventListener("click", clearBoard);
 $("random").addEventListener("click", randomBoard);
 $("load").addEventListener("click", () => loadText($("input").value));
-$("solve").addEventListener("click", solve);
+$("solve").addEventListener("click", () => solve(false));
+$("count-completions").addEventListener("click", () => solve(true));
 $("first").addEventListener("click", () => go(0));
 $("back").addEventListener("click", () => go(replay.step - 1));
 $("forward").addEventListener("click", () => go(replay.step + 1));
@@ -501,4 +602,6 @@ window.addEventListener("resize", () => {
 problem = "repair";
 example();
 for (let r = 0; r < 8; r++) boards.guard.marks.add(key(r, r)), boards.guard.marks.add(key(r, 7 - r));
+// Nauck's 1850 puzzle: two queens given on 8 x 8, two completions.
+boards.complete.queens = new Set([key(3, 3), key(4, 1)]);
 choose("repair");
