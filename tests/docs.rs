@@ -15,6 +15,9 @@ const FILES: &[&str] = &[
     "docs/repair.md",
     "docs/weight.md",
     "docs/json.md",
+    "docs/scale.md",
+    "docs/complete.md",
+    "docs/see.md",
 ];
 
 /// One `$ queens ...` example: where it is, the command line, and the output shown.
