@@ -4,7 +4,7 @@
 //! do queens ...; done` runs the command once per value; `sed -i 'EXPR' FILE` edits a file an
 //! earlier example wrote. Ledgers and `> FILE` outputs are written to a scratch folder, whose
 //! path is taken out of the output. `seconds`, `nodes` and `threads` (and a text answer's
-//! timings such as `(0.011 s)` or `in 0.14 s`) are masked; `...` in the documented output
+//! timings such as `(0.011 s)` or `in 0.14 s`, and its node counts) are masked; `...` in the documented output
 //! stands for any text. Skipped: examples with a time limit or an estimate, `serve`, globs, and
 //! files the repository does not hold (e.g. written by the benchmarks).
 
@@ -74,6 +74,22 @@ fn mask(text: &str) -> String {
                 .map_or(out.len(), |e| start + e);
             out.replace_range(start..end, "#");
             from = start + 1;
+        }
+    }
+    // Node counts in text ("(6 nodes)", "381 search nodes"), which depend on the thread count.
+    for word in [" nodes", " search nodes"] {
+        let mut from = 0;
+        while let Some(k) = out[from..].find(word) {
+            let end = from + k;
+            let start = out[..end]
+                .rfind(|c: char| !(c.is_ascii_digit() || c == ','))
+                .map_or(0, |s| s + 1);
+            if start < end {
+                out.replace_range(start..end, "#");
+                from = start + 1 + word.len();
+            } else {
+                from = end + word.len();
+            }
         }
     }
     // Text timings: "(0.011 s)", "counted now in 0.14 s".
@@ -275,6 +291,10 @@ fn masks_and_wildcards() {
     assert_eq!(
         mask(r#"{"nodes":12,"seconds":7e-6,"threads":2} (0.011 s)"#),
         r#"{"nodes":#,"seconds":#,"threads":#} (# s)"#
+    );
+    assert_eq!(
+        mask("2 completions (6 nodes); all 19 units refuted, 1,381 search nodes"),
+        "2 completions (# nodes); all 19 units refuted, # search nodes"
     );
     assert!(matches("a...c", "abbbc"));
     assert!(!matches("a...c", "abbb"));
