@@ -9,8 +9,7 @@ root="$PWD"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 python3 -m venv "$work/venv"
-"$work/venv/bin/pip" install -q --upgrade pip
-"$work/venv/bin/pip" install -q "maturin>=1.5,<2" pytest
+"$work/venv/bin/pip" install -q "maturin>=1.5,<2" pytest numpy
 "$work/venv/bin/pip" install -q ./python
 (cd "$work" && "$work/venv/bin/python" -c "import queens; print(queens.count(12).solutions)")
 QUEENS_BIN="$root/target/release/queens" "$work/venv/bin/python" -m pytest -q python/tests

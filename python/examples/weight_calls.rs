@@ -2,20 +2,20 @@
 //! Python side): solves the same 10,000 random 8 x 8 weight grids with the library directly
 //! and prints the time per solve.
 //!
-//! `cargo run --release --example weight_calls -- [COUNT] [THREADS]`
+//! `cargo run --release --example weight_calls -- [COUNT] [THREADS] [N]`
 
 use queens::weight::{best, WeightGrid};
 use queens::Options;
 use std::time::Instant;
 
-/// The grids both sides solve: weights 1..=99 from a 64-bit LCG seeded with 1 (the same
-/// formula as the Python side's).
-fn grids(count: usize) -> Vec<WeightGrid> {
+/// The grids both sides solve: `n x n`, weights 1..=99 from a 64-bit LCG seeded with 1 (the
+/// same formula as the Python side's).
+fn grids(count: usize, n: usize) -> Vec<WeightGrid> {
     let mut x: u64 = 1;
     (0..count)
         .map(|_| WeightGrid {
-            n: 8,
-            cells: (0..64)
+            n,
+            cells: (0..n * n)
                 .map(|_| {
                     x = x
                         .wrapping_mul(6364136223846793005)
@@ -31,7 +31,8 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let count: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(10_000);
     let threads: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(0);
-    let grids = grids(count);
+    let n: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(8);
+    let grids = grids(count, n);
     let options = Options::with_threads(threads);
     let cpu = cpu_seconds();
     let started = Instant::now();
@@ -44,7 +45,7 @@ fn main() {
     let wall = started.elapsed().as_secs_f64();
     let cpu = cpu_seconds() - cpu;
     println!(
-        "rust: {count} solves, threads {threads}: wall {wall:.3} s ({:.1} us/solve), cpu {cpu:.3} s ({:.1} us/solve), sum of sums {total}",
+        "rust: {count} solves of {n}x{n}, threads {threads}: wall {wall:.3} s ({:.1} us/solve), cpu {cpu:.3} s ({:.1} us/solve), sum of sums {total}",
         wall * 1e6 / count as f64,
         cpu * 1e6 / count as f64
     );

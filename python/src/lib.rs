@@ -60,7 +60,7 @@ fn solve<P: IntoAnswer>(
     py: Python<'_>,
     input: P::Input,
     choices: P::Choices,
-    threads: Option<usize>,
+    threads: Option<i64>,
     time_limit: Option<f64>,
 ) -> PyResult<PyObject> {
     solve_with_options::<P>(py, input, choices, run::options(threads, time_limit)?)
@@ -105,11 +105,22 @@ fn solve_with_options<P: IntoAnswer>(
 }
 
 /// The board size of a count or a listing, checked as the library checks it.
-fn board_size(n: i64) -> PyResult<u32> {
-    let n = u32::try_from(n).unwrap_or(0);
-    queens::count::check_size(n)
-        .map(|()| n)
-        .map_err(|e| PyValueError::new_err(e.to_string()))
+fn board_size(n: &Bound<'_, PyAny>) -> PyResult<u32> {
+    let size = n.extract::<i64>().ok().and_then(|v| u32::try_from(v).ok());
+    match size {
+        Some(size) => queens::count::check_size(size)
+            .map(|()| size)
+            .map_err(|e| PyValueError::new_err(e.to_string())),
+        // Negative or beyond 32 bits: the library's message, with the number as given.
+        None if n.is_instance_of::<pyo3::types::PyInt>() => Err(PyValueError::new_err(format!(
+            "N = {n} is not supported: N must be from 1 to {}",
+            queens::count::MAX_N
+        ))),
+        None => Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "N must be an int, not {}",
+            n.get_type().name()?
+        ))),
+    }
 }
 
 /// Counts the N-queens solutions.
@@ -117,8 +128,8 @@ fn board_size(n: i64) -> PyResult<u32> {
 #[pyo3(signature = (n, threads=None, time_limit=None, memory=None))]
 fn count(
     py: Python<'_>,
-    n: i64,
-    threads: Option<usize>,
+    n: &Bound<'_, PyAny>,
+    threads: Option<i64>,
     time_limit: Option<f64>,
     memory: Option<u64>,
 ) -> PyResult<PyObject> {
@@ -144,7 +155,7 @@ struct SolutionIterator {
 impl SolutionIterator {
     #[new]
     #[pyo3(signature = (n, unique=false, limit=None))]
-    fn new(n: i64, unique: bool, limit: Option<u64>) -> PyResult<Self> {
+    fn new(n: &Bound<'_, PyAny>, unique: bool, limit: Option<u64>) -> PyResult<Self> {
         let n = board_size(n)?;
         Ok(SolutionIterator {
             listing: Listing::new(n, unique, 0, limit.unwrap_or(u64::MAX), Deadline::never()),
@@ -189,7 +200,7 @@ fn weight_grid(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<queens::pro
 fn weight(
     py: Python<'_>,
     grid: &Bound<'_, PyAny>,
-    threads: Option<usize>,
+    threads: Option<i64>,
     time_limit: Option<f64>,
 ) -> PyResult<PyObject> {
     let input = weight_grid(py, grid)?;
@@ -202,7 +213,7 @@ fn weight(
 fn repair(
     py: Python<'_>,
     board: &Bound<'_, PyAny>,
-    threads: Option<usize>,
+    threads: Option<i64>,
     time_limit: Option<f64>,
 ) -> PyResult<PyObject> {
     let input = read::<Repair>(py, &board_text(board, Squares::Queens)?, &())?;
@@ -234,7 +245,7 @@ fn guard(
     independent: bool,
     count_sets: bool,
     theorems: bool,
-    threads: Option<usize>,
+    threads: Option<i64>,
     time_limit: Option<f64>,
 ) -> PyResult<PyObject> {
     let input = self::marks(py, marks)?;
@@ -258,7 +269,7 @@ fn complete(
     board: &Bound<'_, PyAny>,
     count: bool,
     diagonals: Option<usize>,
-    threads: Option<usize>,
+    threads: Option<i64>,
     time_limit: Option<f64>,
 ) -> PyResult<PyObject> {
     let choices = CompleteChoices { count, diagonals };

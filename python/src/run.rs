@@ -22,8 +22,14 @@ const WORKER_STACK: usize = 16 << 20;
 
 /// Solver options from the Python arguments: `threads` (None or 0: one per core) and
 /// `time_limit` in seconds (None: no limit), checked as the command line checks them.
-pub fn options(threads: Option<usize>, time_limit: Option<f64>) -> PyResult<Options> {
+pub fn options(threads: Option<i64>, time_limit: Option<f64>) -> PyResult<Options> {
     let threads = threads.unwrap_or(0);
+    if threads < 0 {
+        return Err(PyValueError::new_err(format!(
+            "{threads} is not a number of threads (0 means one per core)"
+        )));
+    }
+    let threads = threads as usize;
     if threads > MAX_THREADS {
         return Err(PyValueError::new_err(format!(
             "{threads} threads is more than the {MAX_THREADS} allowed (0 means one per core)"

@@ -114,6 +114,12 @@ def test_bad_values_raise_value_and_type_errors():
         queens.count(33)
     with pytest.raises(ValueError):
         queens.count(0)
+    with pytest.raises(ValueError, match="N = 1180591620717411303424 is not supported"):
+        queens.count(2**70)
+    with pytest.raises(TypeError):
+        queens.count("8")
+    with pytest.raises(ValueError, match="not a number of threads"):
+        queens.weight([[1]], threads=-1)
     with pytest.raises(ValueError, match="more than the 256 allowed"):
         queens.count(8, threads=1000)
     with pytest.raises(ValueError, match="time_limit"):
