@@ -33,12 +33,15 @@ pub fn parse_weight_grid(text: &str) -> Result<WeightGrid, ParseError> {
     let mut rows = 0;
     let mut cells = Vec::new();
     let mut last_line = 0;
-    for (line, _, content) in content_lines(text) {
+    for (line, first_col, content) in content_lines(text) {
+        // Blanks before the line's first number (computed once a line: a search of the text
+        // per number made large grids slow to read).
+        let lead = first_col - 1;
         let mut count = 0;
         for token in Tokens::new(content) {
             let located = super::Token {
                 line,
-                col: token.col + text_offset(text, line, content),
+                col: token.col + lead,
                 ..token
             };
             if rows > 0 && count == n {
@@ -54,7 +57,7 @@ pub fn parse_weight_grid(text: &str) -> Result<WeightGrid, ParseError> {
         if rows == 0 {
             n = count;
         } else if count != n {
-            let col = text_offset(text, line, content) + content.chars().count();
+            let col = lead + content.chars().count();
             return Err(ParseError::at(
                 line,
                 col,
@@ -98,15 +101,6 @@ pub fn parse_weight_grid(text: &str) -> Result<WeightGrid, ParseError> {
         ));
     }
     Ok(WeightGrid { n, cells })
-}
-
-/// Column (1-based) at which `content` starts on line `line` of `text`.
-fn text_offset(text: &str, line: usize, content: &str) -> usize {
-    let raw = text.split('\n').nth(line - 1).unwrap_or("");
-    let trimmed = raw.trim_start_matches(super::BLANKS);
-    let lead = raw.chars().count() - trimmed.chars().count();
-    debug_assert!(trimmed.starts_with(content));
-    lead
 }
 
 /// A rectangular grid of flags read from characters, with where each row stood in the text.
