@@ -53,7 +53,7 @@ impl Header {
 
     /// Why a ledger with this header does not belong to a count whose header is `expected`
     /// (call it when they differ).
-    pub fn mismatch(&self, expected: &Header) -> String {
+    pub fn mismatch(&self, expected: &Header) -> HeaderMismatch {
         let kernel = |job: Job| match job {
             Job::Count => Some("the constellation search"),
             Job::JoinCount { .. } => Some("the join"),
@@ -62,35 +62,77 @@ impl Header {
         if self.n == expected.n && self.job != expected.job {
             if let (Some(mine), Some(theirs)) = (kernel(self.job), kernel(expected.job)) {
                 if mine != theirs {
-                    return format!(
-                        "ledger is for N = {} counted by {mine}, not by {theirs}: ledgers of \
-                         different kernels cannot be mixed (resume or merge it with ledgers of \
-                         its own kernel)",
-                        self.n
-                    );
+                    return HeaderMismatch::Kernel {
+                        n: self.n,
+                        found: mine,
+                        wanted: theirs,
+                    };
                 }
             }
         }
         if self.job != expected.job {
-            format!(
-                "ledger is for {}, not {}",
-                job_words(self.n, self.job),
-                job_words(expected.n, expected.job)
-            )
+            HeaderMismatch::Job {
+                found: job_words(self.n, self.job),
+                wanted: job_words(expected.n, expected.job),
+            }
         } else if self.n != expected.n {
-            format!("ledger is for N = {}, not N = {}", self.n, expected.n)
+            HeaderMismatch::Size {
+                found: self.n,
+                wanted: expected.n,
+            }
         } else {
-            format!(
-                "ledger is for another plan of N = {} ({} units, plan {}; this build's plan has \
-                 {} units, plan {})",
-                self.n,
-                self.units,
-                hex(self.plan),
-                expected.units,
-                hex(expected.plan)
-            )
+            HeaderMismatch::Plan {
+                found: *self,
+                wanted: *expected,
+            }
         }
     }
+}
+
+/// Why a ledger's header does not belong to the job at hand ([`Header::mismatch`]).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum HeaderMismatch {
+    /// The same count of N by another counting kernel.
+    #[error(
+        "ledger is for N = {n} counted by {found}, not by {wanted}: ledgers of different \
+         kernels cannot be mixed (resume or merge it with ledgers of its own kernel)"
+    )]
+    Kernel {
+        /// Board size.
+        n: u32,
+        /// The ledger's kernel, in words.
+        found: &'static str,
+        /// The expected kernel, in words.
+        wanted: &'static str,
+    },
+    /// Another job ([`job_words`] of each).
+    #[error("ledger is for {found}, not {wanted}")]
+    Job {
+        /// The ledger's job.
+        found: String,
+        /// The expected job.
+        wanted: String,
+    },
+    /// A count of another board size.
+    #[error("ledger is for N = {found}, not N = {wanted}")]
+    Size {
+        /// The ledger's N.
+        found: u32,
+        /// The expected N.
+        wanted: u32,
+    },
+    /// Another plan of the same job.
+    #[error(
+        "ledger is for another plan of N = {} ({} units, plan {}; this build's plan has {} \
+         units, plan {})",
+        found.n, found.units, hex(found.plan), wanted.units, hex(wanted.plan)
+    )]
+    Plan {
+        /// The ledger's header.
+        found: Header,
+        /// The expected header.
+        wanted: Header,
+    },
 }
 
 /// The job of a ledger in words: `N = 12` or `10 guards on 20x20 (depth 3)`.
@@ -294,38 +336,116 @@ pub enum Line {
     Record(Record),
 }
 
-/// Decodes one complete ledger line (without its newline). The error says why it is unusable.
-pub fn parse_line(line: &[u8]) -> Result<Line, String> {
-    let text = std::str::from_utf8(line).map_err(|_| "not UTF-8 text".to_string())?;
+/// Why a ledger line is unusable ([`parse_line`], [`read_contents`]).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum LineError {
+    /// The bytes are not UTF-8.
+    #[error("not UTF-8 text")]
+    NotUtf8,
+    /// No `"check"` field.
+    #[error("no \"check\" field (not a ledger line)")]
+    NoCheck,
+    /// Something follows the `"check"` field.
+    #[error("does not end with the \"check\" field")]
+    CheckNotLast,
+    /// The `"check"` field is not 16 hex digits.
+    #[error("malformed \"check\" field")]
+    MalformedCheck,
+    /// The line's checksum is not the written one.
+    #[error("checksum mismatch: the line was changed or torn")]
+    ChecksumMismatch,
+    /// A header line that is not the header's JSON (the decoder's message).
+    #[error("malformed header: {0}")]
+    MalformedHeader(String),
+    /// A header of another format version.
+    #[error("ledger format version {0} (this build reads version {LEDGER_VERSION})")]
+    Version(u32),
+    /// The header's plan checksum is not 16 hex digits.
+    #[error("malformed plan checksum")]
+    PlanChecksum,
+    /// A count's header with an unknown kernel, or the join's without its memory cap.
+    #[error("malformed header: unknown kernel or its memory cap missing")]
+    UnknownKernel,
+    /// A header naming an unknown job, or missing its job's fields.
+    #[error("malformed header: unknown job or job fields missing")]
+    UnknownJob,
+    /// A record line that is not a record's JSON (the decoder's message).
+    #[error("malformed record: {0}")]
+    MalformedRecord(String),
+    /// A record without one of the two pairs of numbers.
+    #[error(
+        "malformed record: needs \"solutions\" and \"unique_x8\", or \"covers\" and \"nodes\""
+    )]
+    RecordTallies,
+    /// A number that is not written in decimal digits.
+    #[error("{field} '{text}' is not a decimal count")]
+    NotDecimal {
+        /// The field's name.
+        field: &'static str,
+        /// What was written.
+        text: String,
+    },
+    /// A number of more than 128 bits.
+    #[error("{field} '{text}' does not fit 128 bits")]
+    TooLarge {
+        /// The field's name.
+        field: &'static str,
+        /// What was written.
+        text: String,
+    },
+    /// The record's spec checksum is not 16 hex digits.
+    #[error("malformed spec checksum")]
+    SpecChecksum,
+    /// A record whose first id is above its last.
+    #[error("range {first}-{last} is empty")]
+    EmptyRange {
+        /// The first id written.
+        first: u64,
+        /// The last id written.
+        last: u64,
+    },
+    /// A header after the first line.
+    #[error("a second header")]
+    SecondHeader,
+    /// A record on the first line.
+    #[error("the first line must be the ledger header")]
+    RecordFirst,
+}
+
+/// The JSON object of a sealed ledger line (without its newline), its `"check"` field taken
+/// off and verified: `{...}` with the fields before `"check"`.
+pub fn unseal(line: &[u8]) -> Result<String, LineError> {
+    let text = std::str::from_utf8(line).map_err(|_| LineError::NotUtf8)?;
     let text = text.strip_suffix('\r').unwrap_or(text);
-    let pos = text
-        .rfind(CHECK_KEY)
-        .ok_or_else(|| "no \"check\" field (not a ledger line)".to_string())?;
+    let pos = text.rfind(CHECK_KEY).ok_or(LineError::NoCheck)?;
     let (open, tail) = text.split_at(pos);
     let hex_part = tail[CHECK_KEY.len()..]
         .strip_suffix("\"}")
-        .ok_or_else(|| "does not end with the \"check\" field".to_string())?;
-    let written = parse_hex(hex_part).ok_or_else(|| "malformed \"check\" field".to_string())?;
+        .ok_or(LineError::CheckNotLast)?;
+    let written = parse_hex(hex_part).ok_or(LineError::MalformedCheck)?;
     if checksum_bytes(open.as_bytes()) != written {
-        return Err("checksum mismatch: the line was changed or torn".to_string());
+        return Err(LineError::ChecksumMismatch);
     }
-    let body = format!("{open}}}");
-    if open.starts_with("{\"queens_ledger\"") {
+    Ok(format!("{open}}}"))
+}
+
+/// Decodes one complete ledger line (without its newline). The error says why it is unusable.
+pub fn parse_line(line: &[u8]) -> Result<Line, LineError> {
+    let body = unseal(line)?;
+    if body.starts_with("{\"queens_ledger\"") {
         parse_header(&body).map(Line::Header)
     } else {
         parse_record(&body).map(Line::Record)
     }
 }
 
-fn parse_header(body: &str) -> Result<Header, String> {
-    let h: HeaderLine = serde_json::from_str(body).map_err(|e| format!("malformed header: {e}"))?;
+fn parse_header(body: &str) -> Result<Header, LineError> {
+    let h: HeaderLine =
+        serde_json::from_str(body).map_err(|e| LineError::MalformedHeader(e.to_string()))?;
     if h.queens_ledger != LEDGER_VERSION {
-        return Err(format!(
-            "ledger format version {} (this build reads version {LEDGER_VERSION})",
-            h.queens_ledger
-        ));
+        return Err(LineError::Version(h.queens_ledger));
     }
-    let plan = parse_hex(&h.plan).ok_or_else(|| "malformed plan checksum".to_string())?;
+    let plan = parse_hex(&h.plan).ok_or(LineError::PlanChecksum)?;
     let job = match (
         h.job.as_deref(),
         h.rows,
@@ -341,9 +461,7 @@ fn parse_header(body: &str) -> Result<Header, String> {
             match (h.kernel.as_deref(), h.memory_mib) {
                 (Some("join"), Some(memory_mib)) => Job::JoinCount { memory_mib },
                 (Some("dfs") | None, None) => Job::Count,
-                _ => {
-                    return Err("malformed header: unknown kernel or its memory cap missing".into())
-                }
+                _ => return Err(LineError::UnknownKernel),
             }
         }
         (Some("guard"), Some(rows), Some(cols), Some(queens), Some(independent), Some(depth)) => {
@@ -355,7 +473,7 @@ fn parse_header(body: &str) -> Result<Header, String> {
                 depth,
             })
         }
-        _ => return Err("malformed header: unknown job or job fields missing".to_string()),
+        _ => return Err(LineError::UnknownJob),
     };
     Ok(Header {
         n: h.n,
@@ -365,31 +483,37 @@ fn parse_header(body: &str) -> Result<Header, String> {
     })
 }
 
-fn parse_record(body: &str) -> Result<Record, String> {
-    let r: RecordLine = serde_json::from_str(body).map_err(|e| format!("malformed record: {e}"))?;
-    let decimal = |field: &str, s: &str| -> Result<u128, String> {
+fn parse_record(body: &str) -> Result<Record, LineError> {
+    let r: RecordLine =
+        serde_json::from_str(body).map_err(|e| LineError::MalformedRecord(e.to_string()))?;
+    let decimal = |field: &'static str, s: &str| -> Result<u128, LineError> {
         if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!("{field} '{s}' is not a decimal count"));
+            return Err(LineError::NotDecimal {
+                field,
+                text: s.to_string(),
+            });
         }
-        s.parse::<u128>()
-            .map_err(|_| format!("{field} '{s}' does not fit 128 bits"))
+        s.parse::<u128>().map_err(|_| LineError::TooLarge {
+            field,
+            text: s.to_string(),
+        })
     };
     let (tallies, a, b) = match (r.solutions, r.unique_x8, r.covers, r.nodes) {
         (Some(a), Some(b), None, None) => (Tallies::Count, a, b),
         (None, None, Some(a), Some(b)) => (Tallies::Guard, a, b),
-        _ => return Err(
-            "malformed record: needs \"solutions\" and \"unique_x8\", or \"covers\" and \"nodes\""
-                .to_string(),
-        ),
+        _ => return Err(LineError::RecordTallies),
     };
     let [name_a, name_b] = tallies.names();
     let count = UnitCount {
         solutions: decimal(name_a, &a)?,
         unique_x8: decimal(name_b, &b)?,
     };
-    let spec = parse_hex(&r.spec).ok_or_else(|| "malformed spec checksum".to_string())?;
+    let spec = parse_hex(&r.spec).ok_or(LineError::SpecChecksum)?;
     if r.first > r.last {
-        return Err(format!("range {}-{} is empty", r.first, r.last));
+        return Err(LineError::EmptyRange {
+            first: r.first,
+            last: r.last,
+        });
     }
     Ok(Record {
         first: r.first,
@@ -408,7 +532,7 @@ pub struct BadLine {
     /// 1-based line number.
     pub line: usize,
     /// Why it is unusable.
-    pub reason: String,
+    pub reason: LineError,
 }
 
 /// The decoded contents of one ledger file.
@@ -436,18 +560,18 @@ pub fn read_contents(bytes: &[u8]) -> LedgerContents {
     if complete_len > 0 {
         for line in bytes[..complete_len - 1].split(|&b| b == b'\n') {
             line_no += 1;
-            let bad = |reason: &str| BadLine {
+            let bad = |reason: LineError| BadLine {
                 line: line_no,
-                reason: reason.to_string(),
+                reason,
             };
             match parse_line(line) {
                 Ok(Line::Header(h)) if line_no == 1 => out.header = Some((line_no, h)),
-                Ok(Line::Header(_)) => out.bad_lines.push(bad("a second header")),
-                Ok(Line::Record(_)) if line_no == 1 => out
-                    .bad_lines
-                    .push(bad("the first line must be the ledger header")),
+                Ok(Line::Header(_)) => out.bad_lines.push(bad(LineError::SecondHeader)),
+                Ok(Line::Record(_)) if line_no == 1 => {
+                    out.bad_lines.push(bad(LineError::RecordFirst))
+                }
                 Ok(Line::Record(r)) => out.records.push((line_no, r)),
-                Err(reason) => out.bad_lines.push(bad(&reason)),
+                Err(reason) => out.bad_lines.push(bad(reason)),
             }
         }
     }
@@ -499,7 +623,7 @@ pub fn finished_units(plan: &dyn WorkPlan, contents: &LedgerContents) -> HashSet
 /// Something wrong in a set of ledgers, located at a file and line (line 0: the whole file;
 /// no file: the ledgers together, e.g. an overflowing total).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Problem {
+pub struct LedgerProblem {
     /// The file's name as given.
     pub file: String,
     /// 1-based line number, 0 for the file as a whole.
@@ -508,10 +632,10 @@ pub struct Problem {
     pub message: String,
 }
 
-impl Problem {
+impl LedgerProblem {
     /// A problem of the ledgers together (no file, no line).
     pub fn overall(message: impl Into<String>) -> Self {
-        Problem {
+        LedgerProblem {
             file: String::new(),
             line: 0,
             message: message.into(),
@@ -519,7 +643,7 @@ impl Problem {
     }
 }
 
-impl fmt::Display for Problem {
+impl fmt::Display for LedgerProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.file.is_empty() {
             write!(f, "{}", self.message)
@@ -543,14 +667,41 @@ pub enum LedgerError {
         source: std::io::Error,
     },
     /// The file is not a ledger, or belongs to another N or plan (bad usage: exit 2).
-    #[error("{0}")]
-    Refused(String),
+    #[error(transparent)]
+    Refused(Box<Refusal>),
     /// After the run, the ledger does not check out (see the problems; exit 1).
     #[error("the ledger is inconsistent: {}", join_problems(.0))]
-    Inconsistent(Vec<Problem>),
+    Inconsistent(Vec<LedgerProblem>),
 }
 
-fn join_problems(problems: &[Problem]) -> String {
+/// Why [`open_ledger`] refuses a file.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum Refusal {
+    /// Its header names another job, N or plan.
+    #[error("{file}:{line}: {mismatch}")]
+    Foreign {
+        /// The file's name.
+        file: String,
+        /// The header's line number.
+        line: usize,
+        /// How the header differs.
+        mismatch: HeaderMismatch,
+    },
+    /// Its first line is not a ledger header (`reason`: why, if it is a broken line).
+    #[error("{file}:1: not a queens ledger ({})", no_header_words(.reason.as_ref()))]
+    NotLedger {
+        /// The file's name.
+        file: String,
+        /// Why its first line is unusable, if it is one.
+        reason: Option<LineError>,
+    },
+}
+
+fn no_header_words(reason: Option<&LineError>) -> String {
+    reason.map_or("no header".to_string(), LineError::to_string)
+}
+
+fn join_problems(problems: &[LedgerProblem]) -> String {
     let texts: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
     texts.join("; ")
 }
@@ -638,10 +789,11 @@ pub fn open_ledger(
     }
     match contents.header {
         Some((line, h)) if h != expected => {
-            return Err(LedgerError::Refused(format!(
-                "{name}:{line}: {}",
-                h.mismatch(&expected)
-            )));
+            return Err(LedgerError::Refused(Box::new(Refusal::Foreign {
+                file: name,
+                line,
+                mismatch: h.mismatch(&expected),
+            })));
         }
         Some(_) => {}
         None if contents.complete_len == 0 => {
@@ -653,13 +805,10 @@ pub fn open_ledger(
             contents.header = Some((1, expected));
         }
         None => {
-            let why = contents
-                .bad_lines
-                .first()
-                .map_or("no header".to_string(), |b| b.reason.clone());
-            return Err(LedgerError::Refused(format!(
-                "{name}:1: not a queens ledger ({why})"
-            )));
+            return Err(LedgerError::Refused(Box::new(Refusal::NotLedger {
+                file: name,
+                reason: contents.bad_lines.first().map(|b| b.reason.clone()),
+            })));
         }
     }
     for bad in &contents.bad_lines {
@@ -711,9 +860,10 @@ mod tests {
             Ok(Line::Record(rec))
         );
         let tampered = line.replacen("\"unique_x8\":\"56\"", "\"unique_x8\":\"64\"", 1);
-        assert!(parse_line(tampered.trim_end().as_bytes())
-            .unwrap_err()
-            .contains("checksum mismatch"));
+        assert_eq!(
+            parse_line(tampered.trim_end().as_bytes()),
+            Err(LineError::ChecksumMismatch)
+        );
         for cut in 0..line.len() - 1 {
             assert!(parse_line(&line.as_bytes()[..cut]).is_err(), "cut at {cut}");
         }
@@ -737,6 +887,10 @@ mod tests {
         assert!(done.contains(&0) && !done.contains(&1) && done.len() == 1);
         let c = read_contents(rec.as_bytes());
         assert!(c.header.is_none());
-        assert!(c.bad_lines[0].reason.contains("must be the ledger header"));
+        assert_eq!(c.bad_lines[0].reason, LineError::RecordFirst);
+        assert_eq!(
+            c.bad_lines[0].reason.to_string(),
+            "the first line must be the ledger header"
+        );
     }
 }

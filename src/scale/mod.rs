@@ -10,7 +10,8 @@
 //!   write and one `fsync` per batch.
 //! - [`run()`]: counts what a ledger does not hold yet (with [`crate::schedule`]) into it.
 //! - [`merge()`]: checks ledgers against the plan (every unit exactly once or duplicated with
-//!   equal results, residues, spec checksums, headers) and totals them.
+//!   equal results, residues, spec checksums, headers) and totals them; [`merge_ledgers`]
+//!   first finds the job (and so the plan) that the ledgers' headers name.
 //! - [`checksum`]: the checksums of lines, units and plans.
 //! - [`estimate`]: the cost of a whole count projected from a deterministic sample of units.
 //! - [`guard`]: the same machinery for a guard refutation ("k queens cannot guard this
@@ -39,10 +40,13 @@ pub use guard::GuardPlan;
 pub use join::JoinPlan;
 pub use ledger::{
     contents_in_memory, finished_units, header_line, job_words, open_ledger, parse_line,
-    read_contents, record_line, BadLine, Header, LedgerContents, LedgerError, LedgerWriter, Line,
-    Problem, Record, LEDGER_VERSION,
+    read_contents, record_line, unseal, BadLine, Header, HeaderMismatch, LedgerContents,
+    LedgerError, LedgerProblem, LedgerWriter, Line, LineError, Record, Refusal, LEDGER_VERSION,
 };
-pub use merge::{id_ranges, merge, MergeReport};
+pub use merge::{
+    id_ranges, merge, merge_ledger_files, merge_ledgers, MergeError, MergeReport, MergedLedgers,
+    RecordError, UnitRange,
+};
 pub use plan::{
     counter_plan, counter_plan_split, list_checksum, plan_checksum, range_checksum, CounterPlan,
     GuardJob, Job, PlanError, PlannedUnit, Tallies, UnitCount, UnitSpec, UnitsPlan, WorkPlan,
@@ -50,4 +54,4 @@ pub use plan::{
 };
 pub use run::{check_ledger, run, shard_size, RunReport};
 pub use select::{plan_for, plan_for_count, plan_for_job};
-pub use shard::{missing_shards, Shard};
+pub use shard::{missing_shards, Shard, ShardError};
