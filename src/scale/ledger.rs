@@ -21,7 +21,7 @@ use std::collections::HashSet;
 use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 /// Format version written in every ledger header.
@@ -153,6 +153,34 @@ pub fn job_words(n: u32, job: Job) -> String {
     }
 }
 
+/// Which table a `queens guard --table` ledger ([`super::table`]) holds: the rule, and whether lower bounds may come from theorems.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableJob {
+    /// Independent domination (the queens do not attack one another).
+    pub independent: bool,
+    /// Whether theorems' bounds are cited (`--no-theorems` not given).
+    pub theorems: bool,
+}
+
+impl fmt::Display for TableJob {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the table of rule {}, theorems {}",
+            rule_name(self.independent),
+            if self.theorems { "yes" } else { "no" }
+        )
+    }
+}
+
+pub(crate) fn rule_name(independent: bool) -> &'static str {
+    if independent {
+        "independent"
+    } else {
+        "any"
+    }
+}
+
 /// One finished range of units in a ledger.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Record {
@@ -258,8 +286,9 @@ struct RecordLine {
 
 const CHECK_KEY: &str = ",\"check\":\"";
 
-/// Appends `,"check":"<hex>"}` and a newline to a serialized JSON object.
-fn seal(body: String) -> String {
+/// A ledger line: appends `,"check":"<hex>"}` and a newline to a serialized JSON object
+/// (the checksum of the bytes before `,"check":`); [`unseal`] takes it off again.
+pub fn seal(body: String) -> String {
     let open = body
         .strip_suffix('}')
         .expect("a serialized JSON object ends in '}'");
@@ -404,6 +433,10 @@ pub enum LineError {
         /// The last id written.
         last: u64,
     },
+    /// The header of a `queens guard --table` ledger where a count's or a refutation's is
+    /// expected.
+    #[error("the header of a `queens guard --table` ledger, which only that table resumes")]
+    TableLedger,
     /// A header after the first line.
     #[error("a second header")]
     SecondHeader,
@@ -431,13 +464,22 @@ pub fn unseal(line: &[u8]) -> Result<String, LineError> {
 
 /// Decodes one complete ledger line (without its newline). The error says why it is unusable.
 pub fn parse_line(line: &[u8]) -> Result<Line, LineError> {
-    let body = unseal(line)?;
-    if body.starts_with("{\"queens_ledger\"") {
-        parse_header(&body).map(Line::Header)
+    parse_body(&unseal(line)?)
+}
+
+/// Decodes an unsealed line of a count's or a refutation's ledger.
+fn parse_body(body: &str) -> Result<Line, LineError> {
+    if body.starts_with(TABLE_HEADER_START) {
+        Err(LineError::TableLedger)
+    } else if body.starts_with("{\"queens_ledger\"") {
+        parse_header(body).map(Line::Header)
     } else {
-        parse_record(&body).map(Line::Record)
+        parse_record(body).map(Line::Record)
     }
 }
+
+/// How the header of a `queens guard --table` ledger starts ([`super::table`]).
+pub(crate) const TABLE_HEADER_START: &str = "{\"queens_ledger\":1,\"job\":\"guard_table\"";
 
 fn parse_header(body: &str) -> Result<Header, LineError> {
     let h: HeaderLine =
@@ -550,33 +592,59 @@ pub struct LedgerContents {
     pub complete_len: u64,
 }
 
+/// The complete lines of a ledger file, each [`unseal`]ed (or why not), with 1-based line
+/// numbers, and the unterminated last line (a write cut short) if there is one.
+#[derive(Clone, Debug, Default)]
+pub struct SealedLines {
+    /// Each complete line's JSON object, or why it is unusable.
+    pub lines: Vec<(usize, Result<String, LineError>)>,
+    /// The line number of an unterminated last line, if any.
+    pub torn_line: Option<usize>,
+    /// Length in bytes of the file up to and including its last newline.
+    pub complete_len: u64,
+}
+
+/// Splits a ledger file's bytes into lines and unseals each. Never fails.
+pub fn read_sealed(bytes: &[u8]) -> SealedLines {
+    let complete_len = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    let mut out = SealedLines {
+        complete_len: complete_len as u64,
+        ..SealedLines::default()
+    };
+    if complete_len > 0 {
+        out.lines = bytes[..complete_len - 1]
+            .split(|&b| b == b'\n')
+            .enumerate()
+            .map(|(i, line)| (i + 1, unseal(line)))
+            .collect();
+    }
+    if complete_len < bytes.len() {
+        out.torn_line = Some(out.lines.len() + 1);
+    }
+    out
+}
+
 /// Decodes a ledger file's bytes. Never fails: unusable lines are listed in `bad_lines`, an
 /// unterminated last line in `torn_line`.
 pub fn read_contents(bytes: &[u8]) -> LedgerContents {
-    let mut out = LedgerContents::default();
-    let complete_len = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-    out.complete_len = complete_len as u64;
-    let mut line_no = 0;
-    if complete_len > 0 {
-        for line in bytes[..complete_len - 1].split(|&b| b == b'\n') {
-            line_no += 1;
-            let bad = |reason: LineError| BadLine {
-                line: line_no,
-                reason,
-            };
-            match parse_line(line) {
-                Ok(Line::Header(h)) if line_no == 1 => out.header = Some((line_no, h)),
-                Ok(Line::Header(_)) => out.bad_lines.push(bad(LineError::SecondHeader)),
-                Ok(Line::Record(_)) if line_no == 1 => {
-                    out.bad_lines.push(bad(LineError::RecordFirst))
-                }
-                Ok(Line::Record(r)) => out.records.push((line_no, r)),
-                Err(reason) => out.bad_lines.push(bad(reason)),
-            }
+    let sealed = read_sealed(bytes);
+    let mut out = LedgerContents {
+        torn_line: sealed.torn_line,
+        complete_len: sealed.complete_len,
+        ..LedgerContents::default()
+    };
+    for (line_no, body) in sealed.lines {
+        let bad = |reason: LineError| BadLine {
+            line: line_no,
+            reason,
+        };
+        match body.and_then(|body| parse_body(&body)) {
+            Ok(Line::Header(h)) if line_no == 1 => out.header = Some((line_no, h)),
+            Ok(Line::Header(_)) => out.bad_lines.push(bad(LineError::SecondHeader)),
+            Ok(Line::Record(_)) if line_no == 1 => out.bad_lines.push(bad(LineError::RecordFirst)),
+            Ok(Line::Record(r)) => out.records.push((line_no, r)),
+            Err(reason) => out.bad_lines.push(bad(reason)),
         }
-    }
-    if complete_len < bytes.len() {
-        out.torn_line = Some(line_no + 1);
     }
     out
 }
@@ -695,6 +763,25 @@ pub enum Refusal {
         /// Why its first line is unusable, if it is one.
         reason: Option<LineError>,
     },
+    /// A `queens guard --table` ledger of another table.
+    #[error("{file}:1: this ledger is not for this table: it holds {found}, not {wanted}")]
+    OtherTable {
+        /// The file's name.
+        file: String,
+        /// The table its header names.
+        found: TableJob,
+        /// The table asked for.
+        wanted: TableJob,
+    },
+    /// A `queens guard --table` ledger in the unchecked plain text of earlier builds.
+    #[error(
+        "{file}:1: a table ledger in the plain text of earlier builds, without checksums: \
+         rerun the table with a new ledger file (its lines can be compared by hand)"
+    )]
+    PlainTable {
+        /// The file's name.
+        file: String,
+    },
 }
 
 fn no_header_words(reason: Option<&LineError>) -> String {
@@ -760,67 +847,133 @@ pub fn open_ledger(
     plan: &dyn WorkPlan,
     path: &Path,
 ) -> Result<(LedgerWriter, LedgerContents, Vec<String>), LedgerError> {
-    let name = path.display().to_string();
-    let io = |source| LedgerError::Io {
-        path: name.clone(),
-        source,
-    };
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
-        .map_err(io)?;
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes).map_err(io)?;
-    let mut contents = read_contents(&bytes);
+    let mut file = LedgerFile::open(path)?;
+    let mut contents = read_contents(&file.bytes);
     let mut notes = Vec::new();
     let expected = Header::for_plan(plan);
-    if let Some(line) = contents.torn_line {
-        // A write cut short (kill, crash): drop the partial line so the next one starts clean.
-        file.set_len(contents.complete_len).map_err(io)?;
-        file.sync_all().map_err(io)?;
-        notes.push(format!(
-            "{name}:{line}: removed an unfinished last line (a run was cut short); its units \
-             are counted again"
-        ));
-        contents.torn_line = None;
+    if let Some(line) = contents.torn_line.take() {
+        notes.push(file.cut_torn(contents.complete_len, line, "its units are counted again")?);
     }
     match contents.header {
         Some((line, h)) if h != expected => {
             return Err(LedgerError::Refused(Box::new(Refusal::Foreign {
-                file: name,
+                file: file.name,
                 line,
                 mismatch: h.mismatch(&expected),
             })));
         }
         Some(_) => {}
         None if contents.complete_len == 0 => {
-            file.seek(SeekFrom::Start(0)).map_err(io)?;
-            file.write_all(header_line(&expected).as_bytes())
-                .map_err(io)?;
-            file.sync_all().map_err(io)?;
-            sync_parent_dir(path);
+            file.start(&header_line(&expected))?;
             contents.header = Some((1, expected));
         }
         None => {
             return Err(LedgerError::Refused(Box::new(Refusal::NotLedger {
-                file: name,
+                file: file.name,
                 reason: contents.bad_lines.first().map(|b| b.reason.clone()),
             })));
         }
     }
     for bad in &contents.bad_lines {
         notes.push(format!(
-            "{name}:{}: line ignored ({}); its units are counted again",
-            bad.line, bad.reason
+            "{}:{}: line ignored ({}); its units are counted again",
+            file.name, bad.line, bad.reason
         ));
     }
-    // Records go through an append-mode handle: each batch lands at the end of the file.
-    drop(file);
-    let file = OpenOptions::new().append(true).open(path).map_err(io)?;
-    Ok((LedgerWriter { file, path: name }, contents, notes))
+    Ok((file.into_writer()?, contents, notes))
+}
+
+/// A ledger file opened to be checked and then appended to (created if missing), with its
+/// bytes as read.
+pub(crate) struct LedgerFile {
+    file: File,
+    path: PathBuf,
+    /// The file's name as given.
+    pub(crate) name: String,
+    /// Its contents when opened.
+    pub(crate) bytes: Vec<u8>,
+}
+
+impl LedgerFile {
+    /// Opens (creating if needed) and reads the file at `path`.
+    pub(crate) fn open(path: &Path) -> Result<Self, LedgerError> {
+        let name = path.display().to_string();
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(|source| LedgerError::Io {
+                path: name.clone(),
+                source,
+            })?;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)
+            .map_err(|source| LedgerError::Io {
+                path: name.clone(),
+                source,
+            })?;
+        Ok(LedgerFile {
+            file,
+            path: path.to_path_buf(),
+            name,
+            bytes,
+        })
+    }
+
+    fn io(&self, source: std::io::Error) -> LedgerError {
+        LedgerError::Io {
+            path: self.name.clone(),
+            source,
+        }
+    }
+
+    /// Removes an unfinished last line (line `line`, after byte `complete_len`: a write cut
+    /// short by a kill or crash) so that the next line starts clean; the note for the user
+    /// ends with `redone` (what happens to its work).
+    pub(crate) fn cut_torn(
+        &mut self,
+        complete_len: u64,
+        line: usize,
+        redone: &str,
+    ) -> Result<String, LedgerError> {
+        self.file.set_len(complete_len).map_err(|e| self.io(e))?;
+        self.file.sync_all().map_err(|e| self.io(e))?;
+        Ok(format!(
+            "{}:{line}: removed an unfinished last line (a run was cut short); {redone}",
+            self.name
+        ))
+    }
+
+    /// Writes the header line of an empty file, durably.
+    pub(crate) fn start(&mut self, header: &str) -> Result<(), LedgerError> {
+        self.file
+            .seek(SeekFrom::Start(0))
+            .and_then(|_| self.file.write_all(header.as_bytes()))
+            .and_then(|()| self.file.sync_all())
+            .map_err(|e| self.io(e))?;
+        sync_parent_dir(&self.path);
+        Ok(())
+    }
+
+    /// The writer that appends to the file from now on.
+    pub(crate) fn into_writer(self) -> Result<LedgerWriter, LedgerError> {
+        // Records go through an append-mode handle: each batch lands at the end of the file.
+        let io = |source| LedgerError::Io {
+            path: self.name.clone(),
+            source,
+        };
+        drop(self.file);
+        let file = OpenOptions::new()
+            .append(true)
+            .open(&self.path)
+            .map_err(io)?;
+        Ok(LedgerWriter {
+            file,
+            path: self.name.clone(),
+        })
+    }
 }
 
 fn sync_parent_dir(path: &Path) {

@@ -16,6 +16,8 @@
 //! - [`estimate`]: the cost of a whole count projected from a deterministic sample of units.
 //! - [`guard`]: the same machinery for a guard refutation ("k queens cannot guard this
 //!   board"): a [`GuardPlan`] is a [`WorkPlan`] whose [`Job`] is [`Job::Guard`].
+//! - [`table`]: the same ledger for `queens guard --table` ([`open_table_ledger`]): the table's
+//!   lines, each sealed, so a killed table resumes and a changed line is solved again.
 //! - `mpi` (cargo feature `mpi`): the same run over the ranks of an MPI job.
 //!
 //! Nothing here prints: reports and errors are values, progress goes through [`crate::Options`],
@@ -34,14 +36,16 @@ pub mod plan;
 pub mod run;
 pub mod select;
 pub mod shard;
+pub mod table;
 
 pub use checksum::{checksum_bytes, checksum_words};
 pub use guard::GuardPlan;
 pub use join::JoinPlan;
 pub use ledger::{
     contents_in_memory, finished_units, header_line, job_words, open_ledger, parse_line,
-    read_contents, record_line, unseal, BadLine, Header, HeaderMismatch, LedgerContents,
-    LedgerError, LedgerProblem, LedgerWriter, Line, LineError, Record, Refusal, LEDGER_VERSION,
+    read_contents, read_sealed, record_line, seal, unseal, BadLine, Header, HeaderMismatch,
+    LedgerContents, LedgerError, LedgerProblem, LedgerWriter, Line, LineError, Record, Refusal,
+    SealedLines, TableJob, LEDGER_VERSION,
 };
 pub use merge::{
     id_ranges, merge, merge_ledger_files, merge_ledgers, MergeError, MergeReport, MergedLedgers,
@@ -55,3 +59,4 @@ pub use plan::{
 pub use run::{check_ledger, run, shard_size, RunReport};
 pub use select::{plan_for, plan_for_count, plan_for_job};
 pub use shard::{missing_shards, Shard, ShardError};
+pub use table::{open_table_ledger, TableEntry, TableLedger};
