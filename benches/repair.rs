@@ -3,7 +3,7 @@
 //! `cargo bench --bench repair`; bench/repair.sh compares with the peers.
 
 use queens::board::Square;
-use queens::judge::{self, Problem};
+use queens::judge::{self, JudgeProblem};
 use queens::repair::{self, Position};
 use queens::Options;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -58,7 +58,7 @@ fn judge_lightoj1061_200_boards(bencher: divan::Bencher) {
     bencher.bench(|| {
         let mut out = Vec::with_capacity(4096);
         judge::run(
-            Problem::LightOj1061,
+            JudgeProblem::LightOj1061,
             divan::black_box(&text),
             &mut out,
             &Options::default(),

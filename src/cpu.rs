@@ -1,7 +1,10 @@
 //! The x86-64 instruction-set levels that hot search code is compiled for, and the one choice
 //! among them made at run time (the build itself targets plain x86-64, so the binary runs on
-//! any CPU). The counting kernel and the guard search each keep one `#[target_feature]` copy
-//! of their hot code per level and call the copy of [`Level::current`].
+//! any CPU). Hot code keeps one `#[target_feature]` copy per level and calls the copy of
+//! [`Level::current`] (or of the level it chose) that [`has_v3`] / [`has_v4`] allow; the guard
+//! and completion searches make their copies with [`level_copies!`](crate::cpu::level_copies),
+//! where each level's feature list is written once. (The counting kernels keep their own
+//! copies for now, with the same lists.)
 
 use std::sync::OnceLock;
 
@@ -88,6 +91,40 @@ impl Level {
         })
     }
 }
+
+/// Defines one copy of a hot function per instruction-set level, each level's
+/// `#[target_feature]` list written here once: `level_copies!(copy, base, v3)` or
+/// `level_copies!(copy, base, v3, v4)`, where `copy` is a macro taking attributes and
+/// `fn name` that defines the function (its recursive calls calling `name`, so each copy
+/// recurses within its level). The `_v3` copy may be called only where [`has_v3`] holds, the
+/// `_v4` one only where [`has_v4`] holds (both are `unsafe` to call, and x86-64 only).
+macro_rules! level_copies {
+    ($copy:ident, $base:ident, $v3:ident $(, $v4:ident)?) => {
+        $copy!(
+            /// The portable copy, for every CPU.
+            fn $base
+        );
+        $copy!(
+            /// The copy for x86-64-v3 (what `has_v3` checks): to be called only where the CPU
+            /// has those features.
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt,fma")]
+            fn $v3
+        );
+        $(
+            $copy!(
+                /// The copy for x86-64-v4 with VPOPCNTDQ (what `has_v4` checks): to be called
+                /// only where the CPU has those features.
+                #[cfg(target_arch = "x86_64")]
+                #[target_feature(
+                    enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt,fma,avx512f,avx512vl,avx512bw,avx512dq,avx512cd,avx512vpopcntdq"
+                )]
+                fn $v4
+            );
+        )?
+    };
+}
+pub(crate) use level_copies;
 
 /// Whether the CPU has the features of x86-64-v3 that the `_v3` copies are compiled with
 /// (SSE3 to SSE4.2 and POPCNT, which x86-64-v2 adds, and AVX, AVX2, BMI1, BMI2, LZCNT, FMA).

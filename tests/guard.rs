@@ -837,30 +837,60 @@ fn frontier_witnesses_18_19_21_23() {
     }
 }
 
-/// `--table N --ledger FILE` writes the table to the ledger as it goes, and a second run
-/// prints the ledger's proven lines again without solving those boards (a line changed by hand
-/// comes back as it is) and solves the rest; a ledger of another table is refused.
+/// `--table N --ledger FILE` writes the table to the ledger as it goes (the one ledger format:
+/// a header naming the table, one sealed record per line printed), and a second run prints the
+/// ledger's proven lines again without solving those boards (a record written with another
+/// line comes back as it is) and solves the rest; a line changed by hand fails its checksum
+/// and is solved again; a ledger of another table is refused at its first line.
 #[test]
 fn table_resumes_from_its_ledger() {
+    use queens::scale::table::{table_header_line, table_record_line};
+    use queens::scale::{TableEntry, TableJob};
     let dir = support::scratch("table-ledger");
     let ledger = dir.join("table.txt");
     let path = ledger.to_str().unwrap();
     let (code, first, err) = queens(&["guard", "--table", "5", "--ledger", path], "");
     assert_eq!(code, 0, "{err}");
     let written = std::fs::read_to_string(&ledger).unwrap();
-    let mut lines = written.lines();
-    assert_eq!(
-        lines.next(),
-        Some("# queens guard --table ledger: rule any, theorems yes")
+    let job = TableJob {
+        independent: false,
+        theorems: true,
+    };
+    let header = table_header_line(job);
+    assert!(written.starts_with(&header), "{written}");
+    // One record per printed line, in order, each as the library writes it.
+    let records: Vec<&str> = written.lines().skip(1).collect();
+    assert_eq!(records.len(), first.lines().count());
+    let mut boards = Vec::new();
+    for (record, line) in records.iter().zip(first.lines()) {
+        let mut fields = line.split(' ');
+        let rows: usize = fields.next().unwrap().parse().unwrap();
+        let cols: usize = fields.next().unwrap().parse().unwrap();
+        let proven = !fields.next().unwrap().ends_with('?');
+        let entry = TableEntry {
+            rows,
+            cols,
+            proven,
+            line: line.to_string(),
+        };
+        assert_eq!(format!("{record}\n"), table_record_line(&entry));
+        boards.push(entry);
+    }
+    // Keep the header and the first three boards, the third one rewritten (sealed) with
+    // another source: it comes back as it is, so it was not solved again.
+    let mut kept = boards[2].clone();
+    assert_eq!((kept.rows, kept.cols), (2, 2));
+    kept.line = "2 2 1 kept from the ledger".to_string();
+    let edited = format!(
+        "{header}{}{}{}",
+        table_record_line(&boards[0]),
+        table_record_line(&boards[1]),
+        table_record_line(&kept)
     );
-    assert_eq!(lines.collect::<Vec<_>>(), first.lines().collect::<Vec<_>>());
-    // Keep the header and the first three boards, with the third one's source changed.
-    let kept: Vec<&str> = written.lines().take(4).collect();
-    let mut edited = kept[..3].join("\n");
-    edited.push_str("\n2 2 1 kept from the ledger\n");
     std::fs::write(&ledger, &edited).unwrap();
     let (code, second, err) = queens(&["guard", "--table", "5", "--ledger", path], "");
     assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
     let second: Vec<&str> = second.lines().collect();
     assert_eq!(second.len(), 15);
     assert_eq!(second[2], "2 2 1 kept from the ledger");
@@ -869,6 +899,16 @@ fn table_resumes_from_its_ledger() {
             assert_eq!(a, *b);
         }
     }
+    // A line changed by hand (not sealed again) is noted and its board solved again.
+    let tampered = edited.replace("kept from the ledger", "changed by hand");
+    std::fs::write(&ledger, &tampered).unwrap();
+    let (code, third, err) = queens(&["guard", "--table", "5", "--ledger", path], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(":4: line ignored (checksum mismatch") && err.contains("solved again"),
+        "{err}"
+    );
+    assert_eq!(third, first);
     // The independent table refuses this ledger, at its first line.
     let (code, out, err) = queens(
         &["guard", "--table", "5", "--independent", "--ledger", path],
@@ -877,16 +917,13 @@ fn table_resumes_from_its_ledger() {
     assert_eq!(code, 2);
     assert!(out.is_empty());
     assert!(
-        err.contains("line 1, column 1") && err.contains("not for this table"),
+        err.contains("table.txt:1: ") && err.contains("not for this table"),
         "{err}"
     );
-    // A line that is not a table line is named by line and column.
-    std::fs::write(&ledger, format!("{}\n3 x 2 search\n", kept[0])).unwrap();
+    // A file that is not a ledger is refused at its first line too.
+    std::fs::write(&ledger, "3 x 2 search\n").unwrap();
     let (code, _, err) = queens(&["guard", "--table", "5", "--ledger", path], "");
     assert_eq!(code, 2);
-    assert!(
-        err.contains("line 2, column 3") && err.contains("not a board side"),
-        "{err}"
-    );
+    assert!(err.contains("table.txt:1: not a queens ledger"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -752,7 +752,7 @@ fn judge_example_file_byte_for_byte() {
     assert!(expected.contains("Case 4: 0\n") && expected.contains("Case 5: 3\n"));
     let mut out = Vec::new();
     queens::judge::run(
-        queens::judge::Problem::LightOj1061,
+        queens::judge::JudgeProblem::LightOj1061,
         &input,
         &mut out,
         &Options::default(),
@@ -791,7 +791,7 @@ fn judge_answers_equal_the_brute_force_relaxed_count() {
     }
     let mut out = Vec::new();
     queens::judge::run(
-        queens::judge::Problem::LightOj1061,
+        queens::judge::JudgeProblem::LightOj1061,
         &input,
         &mut out,
         &Options::default(),

@@ -22,7 +22,7 @@ pub struct CountArgs {
     /// `--json`, `--time-limit S` (the partial count, marked partial) and `--threads T`; no
     /// SVG (a count has no picture).
     #[command(flatten)]
-    pub search: super::flags::PlainSearchArgs,
+    pub search: super::SearchArgs<super::flags::PlainFormat>,
     /// Resumable and sharded counting.
     #[command(flatten)]
     pub ledger: super::ledger_run::LedgerArgs,
@@ -70,7 +70,7 @@ const SVG_DEFAULT_LIMIT: u64 = 1000;
 
 /// `queens count N`.
 pub fn run_count(args: &CountArgs) -> Result<Status, Failure> {
-    let search = args.search.search();
+    let search = &args.search;
     let format = search.output()?;
     answer::check_format::<Count>(format)?;
     let json = format == OutputFormat::Json;

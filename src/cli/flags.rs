@@ -18,20 +18,17 @@ pub enum OutputFormat {
     Svg,
 }
 
-/// Options shared by the search commands.
-#[derive(Args, Debug, Clone)]
-pub struct SearchArgs {
-    /// Print one JSON object instead of the text answer (short for `--format json`).
-    #[arg(long)]
-    pub json: bool,
-    /// Output format: text (default), json or svg.
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    pub format: Option<OutputFormat>,
-    /// Draw no progress on stderr.
-    #[arg(short = 'q', long)]
-    pub quiet: bool,
-    #[command(flatten)]
-    pub limits: LimitArgs,
+/// The formats one command offers for `--format`: all of [`OutputFormat`], or a part of them
+/// ([`PlainFormat`]), each converting into [`OutputFormat`] for the code shared by all.
+pub trait FormatChoice:
+    clap::ValueEnum + Clone + Copy + std::fmt::Debug + Send + Sync + 'static + Into<OutputFormat>
+{
+    /// The help of `--format` for these formats.
+    const HELP: &'static str;
+}
+
+impl FormatChoice for OutputFormat {
+    const HELP: &'static str = "Output format: text (default), json or svg";
 }
 
 /// The formats of a command whose answer has no picture (`count`): text or JSON.
@@ -43,36 +40,34 @@ pub enum PlainFormat {
     Json,
 }
 
-/// [`SearchArgs`] of a command whose answer has no picture: `--format` offers text and JSON
-/// only, in its help and its completions.
+impl FormatChoice for PlainFormat {
+    const HELP: &'static str = "Output format: text (default) or json";
+}
+
+impl From<PlainFormat> for OutputFormat {
+    fn from(format: PlainFormat) -> Self {
+        match format {
+            PlainFormat::Text => OutputFormat::Text,
+            PlainFormat::Json => OutputFormat::Json,
+        }
+    }
+}
+
+/// Options shared by the search commands: `--json`, `--format` (its values `F`: every
+/// [`OutputFormat`] by default, [`PlainFormat`] for a command with no picture, which then
+/// neither offers nor accepts `svg`), `-q` and the limits.
 #[derive(Args, Debug, Clone)]
-pub struct PlainSearchArgs {
+pub struct SearchArgs<F: FormatChoice = OutputFormat> {
     /// Print one JSON object instead of the text answer (short for `--format json`).
     #[arg(long)]
     pub json: bool,
-    /// Output format: text (default) or json.
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    pub format: Option<PlainFormat>,
+    #[arg(long, value_enum, value_name = "FORMAT", help = F::HELP)]
+    pub format: Option<F>,
     /// Draw no progress on stderr.
     #[arg(short = 'q', long)]
     pub quiet: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
-}
-
-impl PlainSearchArgs {
-    /// The same flags as [`SearchArgs`], for the code shared with the other commands.
-    pub fn search(&self) -> SearchArgs {
-        SearchArgs {
-            json: self.json,
-            format: self.format.map(|f| match f {
-                PlainFormat::Text => OutputFormat::Text,
-                PlainFormat::Json => OutputFormat::Json,
-            }),
-            quiet: self.quiet,
-            limits: self.limits.clone(),
-        }
-    }
 }
 
 /// `-t/--time-limit S` and `-j/--threads T`: the limits of every command that solves.
@@ -94,10 +89,10 @@ impl LimitArgs {
     }
 }
 
-impl SearchArgs {
+impl<F: FormatChoice> SearchArgs<F> {
     /// The output format asked for: `--format`, or JSON for `--json`; both must agree.
     pub fn output(&self) -> Result<OutputFormat, Failure> {
-        match (self.json, self.format) {
+        match (self.json, self.format.map(F::into)) {
             (true, Some(f)) if f != OutputFormat::Json => Err(Failure::bad_input(
                 "--json (short for --format json) conflicts with --format given another value",
             )),

@@ -4,11 +4,11 @@ use super::progress::Progress;
 use super::{answer, emit_line, interrupted, located, read_input, Failure, OutputFormat};
 use super::{SearchArgs, Status, EXIT_INTERRUPTED};
 use clap::Args;
-use queens::format::guard::{parse_table_ledger, table_ledger_header, table_line};
-use queens::format::scale::{guard_run_json, guard_run_text, RunPlace, Verdict};
+use queens::format::guard::table_line;
+use queens::format::scale::{guard_run_json, guard_run_text, notes_text, RunPlace, Verdict};
 use queens::guard::{solve_with, GuardOptions, MarkGrid, Rule, MAX_GUARD_SIDE};
 use queens::puzzle::{self, Guard, GuardChoices, Puzzle};
-use queens::scale::RunReport;
+use queens::scale::{open_table_ledger, RunReport, TableEntry, TableJob};
 use queens::SearchEvent;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -160,35 +160,24 @@ fn run_table(args: &GuardArgs, n: usize) -> Result<Status, Failure> {
     }
     // A ledger resumes the table: its proven lines are printed again, the rest solved and
     // appended as they come.
-    let header = table_ledger_header(args.independent, !args.no_theorems);
     let mut known = Vec::new();
     let mut ledger = None;
     if let Some(path) = &args.ledger.ledger {
-        let name = path.display().to_string();
-        let text = match std::fs::read(path) {
-            Ok(bytes) => String::from_utf8(bytes)
-                .map_err(|_| Failure::bad_input(format!("{name}: not UTF-8 text")))?,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-            Err(e) => return Err(Failure::bad_input(format!("{name}: {e}"))),
+        let job = TableJob {
+            independent: args.independent,
+            theorems: !args.no_theorems,
         };
-        known = parse_table_ledger(&text, &header).map_err(|e| located(&name, &e))?;
-        let mut file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(|e| Failure::bad_input(format!("{name}: {e}")))?;
-        if text.is_empty() {
-            append(&mut file, &name, &header)?;
-        } else if !text.ends_with('\n') {
-            append(&mut file, &name, "")?;
-        }
-        ledger = Some((file, name));
+        let (opened, entries, notes) =
+            open_table_ledger(path, job).map_err(|e| Failure::bad_input(e.to_string()))?;
+        eprint!("{}", notes_text(&notes));
+        known = entries;
+        ledger = Some(opened);
     }
     let options = args.search.options();
     for rows in 1..=n {
         for cols in 1..=rows {
-            if let Some((_, line)) = known.iter().find(|(b, _)| *b == (rows, cols)) {
-                emit_line(line)?;
+            if let Some(entry) = known.iter().find(|e| (e.rows, e.cols) == (rows, cols)) {
+                emit_line(&entry.line)?;
                 continue;
             }
             let answer = solve_with(
@@ -199,8 +188,16 @@ fn run_table(args: &GuardArgs, n: usize) -> Result<Status, Failure> {
             )
             .map_err(|e| Failure::bad_input(e.to_string()))?;
             let line = table_line(&answer);
-            if let Some((file, name)) = &mut ledger {
-                append(file, name, &line)?;
+            if let Some(ledger) = &mut ledger {
+                let entry = TableEntry {
+                    rows,
+                    cols,
+                    proven: answer.optimal,
+                    line: line.clone(),
+                };
+                ledger
+                    .append(&entry)
+                    .map_err(|e| Failure::bad_input(e.to_string()))?;
             }
             emit_line(&line)?;
             if interrupted() {
@@ -209,12 +206,4 @@ fn run_table(args: &GuardArgs, n: usize) -> Result<Status, Failure> {
         }
     }
     Ok(Status::SUCCESS)
-}
-
-/// Appends `line` and a newline to the table ledger, at once (a killed run keeps it).
-fn append(file: &mut std::fs::File, name: &str, line: &str) -> Result<(), Failure> {
-    use std::io::Write;
-    writeln!(file, "{line}")
-        .and_then(|()| file.flush())
-        .map_err(|e| Failure::bad_input(format!("{name}: {e}")))
 }

@@ -4,7 +4,7 @@ use super::Status;
 use super::{located, read_bytes, Failure, LimitArgs, EXIT_INTERRUPTED};
 use clap::Args;
 use queens::format::decode_utf8;
-use queens::judge::{self, JudgeError, Problem};
+use queens::judge::{self, JudgeError, JudgeProblem};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -13,7 +13,7 @@ use std::path::PathBuf;
 pub struct JudgeArgs {
     /// The judge problem: lightoj1061, uva167 or uva11214.
     #[arg(value_parser = ProblemParser)]
-    pub problem: Problem,
+    pub problem: JudgeProblem,
     /// Input file (default: standard input; `-` is standard input too).
     pub file: Option<PathBuf>,
     /// `-t S` bounds the whole run: once S seconds pass, each remaining case gets the best
@@ -27,14 +27,14 @@ pub struct JudgeArgs {
 struct ProblemParser;
 
 impl clap::builder::TypedValueParser for ProblemParser {
-    type Value = Problem;
+    type Value = JudgeProblem;
 
     fn parse_ref(
         &self,
         cmd: &clap::Command,
         arg: Option<&clap::Arg>,
         value: &std::ffi::OsStr,
-    ) -> Result<Problem, clap::Error> {
+    ) -> Result<JudgeProblem, clap::Error> {
         let text = value.to_string_lossy();
         parse_problem(&text).map_err(|why| {
             let arg = arg.map_or_else(|| "PROBLEM".to_string(), |a| a.get_id().to_string());
@@ -50,16 +50,16 @@ impl clap::builder::TypedValueParser for ProblemParser {
         &self,
     ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
         Some(Box::new(
-            Problem::ALL
+            JudgeProblem::ALL
                 .iter()
                 .map(|(name, _)| clap::builder::PossibleValue::new(*name)),
         ))
     }
 }
 
-fn parse_problem(name: &str) -> Result<Problem, String> {
-    Problem::from_name(name).ok_or_else(|| {
-        let names: Vec<&str> = Problem::ALL.iter().map(|(n, _)| *n).collect();
+fn parse_problem(name: &str) -> Result<JudgeProblem, String> {
+    JudgeProblem::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = JudgeProblem::ALL.iter().map(|(n, _)| *n).collect();
         format!(
             "unknown judge problem '{name}' (known: {})",
             names.join(", ")

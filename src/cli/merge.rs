@@ -4,8 +4,8 @@
 use super::Status;
 use super::{emit, Failure, EXIT_NO_ANSWER};
 use clap::Args;
-use queens::format::scale::{guard_merge_json, guard_merge_text, merge_json, merge_text, Verdict};
-use queens::scale::{merge, plan_for_job, read_contents, GuardPlan, Job};
+use queens::format::scale::{guard_merge_json, guard_merge_text, merge_json, merge_text};
+use queens::scale::{merge_ledger_files, MergedLedgers};
 use std::path::PathBuf;
 
 /// Arguments of `queens merge`.
@@ -24,54 +24,20 @@ pub struct MergeArgs {
 /// refuted, or a cover found), 1 when units are missing or records inconsistent, 2 when a file
 /// cannot be read or no file has a ledger header.
 pub fn run(args: &MergeArgs) -> Result<Status, Failure> {
-    let mut files = Vec::new();
-    for path in &args.files {
-        let bytes = std::fs::read(path)
-            .map_err(|e| Failure::bad_input(format!("cannot read {}: {e}", path.display())))?;
-        files.push((path.display().to_string(), read_contents(&bytes)));
-    }
-    let (n, job) = files
-        .iter()
-        .find_map(|(_, c)| c.header.map(|(_, h)| (h.n, h.job)))
-        .ok_or_else(|| {
-            let (name, contents) = &files[0];
-            let why = contents
-                .bad_lines
-                .first()
-                .map_or("empty or unfinished header".to_string(), |b| {
-                    b.reason.clone()
-                });
-            Failure::bad_input(format!("no ledger header in any file ({name}:1: {why})"))
-        })?;
-    if let Job::Guard(g) = job {
-        let plan = GuardPlan::full(g).map_err(|e| Failure::bad_input(e.to_string()))?;
-        let report = merge(&plan, None, &files);
-        let verdict = Verdict::of(&report);
-        let cover = match verdict {
-            Verdict::Cover(id) => plan.witness(id),
-            _ => None,
-        };
-        let text = if args.json {
-            guard_merge_json(&report, files.len(), g, cover.as_deref())
-        } else {
-            guard_merge_text(&report, files.len(), g, cover.as_deref())
-        };
-        emit(&text)?;
-        return Ok(if verdict == Verdict::Open {
-            Status::from(EXIT_NO_ANSWER)
-        } else {
-            Status::SUCCESS
-        });
-    }
-    let plan = plan_for_job(n, job, &queens::Options::default())
-        .map_err(|e| Failure::bad_input(e.to_string()))?;
-    let report = merge(plan.as_ref(), None, &files);
-    if args.json {
-        emit(&merge_json(&report, files.len()))?;
-    } else {
-        emit(&merge_text(&report, files.len()))?;
-    }
-    Ok(if report.is_complete() {
+    let merged = merge_ledger_files(&args.files).map_err(|e| Failure::bad_input(e.to_string()))?;
+    let ledgers = args.files.len();
+    let text = match (&merged, args.json) {
+        (MergedLedgers::Count(report), true) => merge_json(report, ledgers),
+        (MergedLedgers::Count(report), false) => merge_text(report, ledgers),
+        (MergedLedgers::Guard { report, job, cover }, true) => {
+            guard_merge_json(report, ledgers, *job, cover.as_deref())
+        }
+        (MergedLedgers::Guard { report, job, cover }, false) => {
+            guard_merge_text(report, ledgers, *job, cover.as_deref())
+        }
+    };
+    emit(&text)?;
+    Ok(if merged.is_answered() {
         Status::SUCCESS
     } else {
         Status::from(EXIT_NO_ANSWER)

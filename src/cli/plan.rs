@@ -7,7 +7,7 @@ use clap::{Args, Subcommand};
 use queens::format::scale::{estimate_json, estimate_text, plan_json, plan_text, Projection};
 use queens::guard::{GuardError, MarkGrid, Rule};
 use queens::scale::estimate::{count_sample, sample};
-use queens::scale::{plan_for_count, GuardPlan, Shard, WorkPlan};
+use queens::scale::{plan_for_count, GuardPlan, Shard, ShardError, WorkPlan};
 use queens::schedule::{cpu_seconds, thread_count};
 use queens::Options;
 use std::time::{Duration, Instant};
@@ -19,7 +19,7 @@ pub fn plan_or_fail(n: u32, options: &Options) -> Result<Box<dyn WorkPlan>, Fail
 }
 
 /// Parses a shard `I/K` (0-based I) for clap.
-pub fn parse_shard(text: &str) -> Result<Shard, String> {
+pub fn parse_shard(text: &str) -> Result<Shard, ShardError> {
     text.parse()
 }
 

@@ -5,7 +5,7 @@
 //! fails; otherwise the search branches on a line with the fewest free squares, trying its
 //! first square and then, with that square removed, propagating again (two-way branching).
 
-use crate::cpu::{has_v3, Level};
+use crate::cpu::{has_v3, level_copies, Level};
 use crate::Deadline;
 
 /// A search state: `2 * n` masks (the open rows' free columns, then the open columns' free
@@ -268,11 +268,5 @@ impl<'a, 'v> Search<'a, 'v> {
         self.search_baseline(level, open_rows, open_cols)
     }
 
-    search_copy!(fn search_baseline);
-    search_copy!(
-        /// The search for x86-64-v3: to be called only where the CPU has its features.
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt,fma")]
-        fn search_v3
-    );
+    level_copies!(search_copy, search_baseline, search_v3);
 }

@@ -1,6 +1,6 @@
 //! Output of `queens guard`: the board drawn as text, and the JSON answer.
 
-use super::{text_board, ParseError, RunInfo};
+use super::{text_board, RunInfo};
 use crate::guard::{BoundSource, GuardSet, MarkGrid};
 use serde_json::json;
 
@@ -102,77 +102,4 @@ pub fn table_line(guards: &GuardSet) -> String {
             guards.lower_bound_source
         )
     }
-}
-
-/// A proven entry of a table ledger: the board `(rows, cols)` and its line.
-pub type TableEntry = ((usize, usize), String);
-
-/// The first line of a `guard --table` ledger: what the table is of, so that a ledger is never
-/// resumed for another rule or bound policy.
-pub fn table_ledger_header(independent: bool, theorems: bool) -> String {
-    format!(
-        "# queens guard --table ledger: rule {}, theorems {}",
-        if independent { "independent" } else { "any" },
-        if theorems { "yes" } else { "no" }
-    )
-}
-
-/// The proven entries of a `guard --table` ledger (its header, then [`table_line`]s as the
-/// table printed them, later lines replacing earlier ones), as `((rows, cols), line)`.
-/// Unproven lines (`value?`) are skipped: those boards are solved again. An empty text is an
-/// empty ledger; a text with another header, or a line that is not a table line, is an error.
-pub fn parse_table_ledger(text: &str, header: &str) -> Result<Vec<TableEntry>, ParseError> {
-    let text = super::strip_bom(text);
-    let mut entries: Vec<TableEntry> = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let number = i + 1;
-        if i == 0 {
-            if line != header {
-                return Err(ParseError::at(
-                    1,
-                    1,
-                    format!("this ledger is not for this table: expected `{header}`"),
-                ));
-            }
-            continue;
-        }
-        if line.trim().is_empty() {
-            continue;
-        }
-        let mut col = 1;
-        let mut fields = Vec::new();
-        for field in line.splitn(4, ' ') {
-            fields.push((col, field));
-            col += field.chars().count() + 1;
-        }
-        if fields.len() < 4 {
-            return Err(ParseError::at(
-                number,
-                col.saturating_sub(1).max(1),
-                "expected `rows cols value source`",
-            ));
-        }
-        let side = |k: usize| -> Result<usize, ParseError> {
-            let (c, f) = fields[k];
-            f.parse::<usize>()
-                .ok()
-                .filter(|&v| v >= 1)
-                .ok_or_else(|| ParseError::at(number, c, format!("`{f}` is not a board side")))
-        };
-        let board = (side(0)?, side(1)?);
-        let (c, value) = fields[2];
-        if value.ends_with('?') {
-            continue;
-        }
-        if value.parse::<usize>().is_err() {
-            return Err(ParseError::at(
-                number,
-                c,
-                format!("`{value}` is not a number of queens"),
-            ));
-        }
-        entries.retain(|(b, _)| *b != board);
-        entries.push((board, line.to_string()));
-    }
-    Ok(entries)
 }

@@ -10,7 +10,7 @@ use super::count::{seconds_json, to_json_with, CountAnswer};
 use crate::board::Square;
 use crate::scale::checksum::hex;
 use crate::scale::{
-    job_words, missing_shards, plan_checksum, GuardJob, Job, MergeReport, Problem, RunReport,
+    job_words, missing_shards, plan_checksum, GuardJob, Job, LedgerProblem, MergeReport, RunReport,
     Shard, WorkPlan,
 };
 use serde::Serialize;
@@ -225,7 +225,7 @@ struct ProblemJson<'a> {
     message: &'a str,
 }
 
-fn problems_json(problems: &[Problem]) -> Vec<ProblemJson<'_>> {
+fn problems_json(problems: &[LedgerProblem]) -> Vec<ProblemJson<'_>> {
     problems
         .iter()
         .map(|p| ProblemJson {
@@ -588,10 +588,10 @@ impl Verdict {
     /// The verdict of checked ledgers (a cover counts even when units are missing, as long as
     /// the records are consistent).
     pub fn of(report: &MergeReport) -> Verdict {
-        match report.first_hit {
-            Some(id) if report.problems.is_empty() => Verdict::Cover(id),
-            _ if report.is_complete() => Verdict::Refuted,
-            _ => Verdict::Open,
+        match report.cover_unit() {
+            Some(id) => Verdict::Cover(id),
+            None if report.is_complete() => Verdict::Refuted,
+            None => Verdict::Open,
         }
     }
 

@@ -18,7 +18,7 @@ pub(crate) use super::bits::Bits;
 use crate::board::{lines_meet, Square, Symmetry};
 use crate::cpu::Level as Isa;
 #[cfg(target_arch = "x86_64")]
-use crate::cpu::{has_v3, has_v4};
+use crate::cpu::{has_v3, has_v4, level_copies};
 use crate::Deadline;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -721,23 +721,7 @@ impl<const K: usize> Worker<'_, K> {
         self.search_baseline(covered, forbidden, r)
     }
 
-    search_copy!(fn search_baseline);
-    search_copy!(
-        /// The search for x86-64-v3 (the features checked by `has_v3`): to be called only
-        /// where the CPU has them.
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt,fma")]
-        fn search_v3
-    );
-    search_copy!(
-        /// The search for x86-64-v4 with VPOPCNTDQ (the features checked by `has_v4`): to be
-        /// called only where the CPU has them.
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(
-            enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt,fma,avx512f,avx512vl,avx512bw,avx512dq,avx512cd,avx512vpopcntdq"
-        )]
-        fn search_v4
-    );
+    level_copies!(search_copy, search_baseline, search_v3, search_v4);
 }
 
 /// The lines of a `rows x cols` board with at least 4 squares (shorter ones never hold more

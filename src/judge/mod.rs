@@ -90,7 +90,7 @@ impl<'a> Cases<'a> {
 
 /// The judge problems this crate answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Problem {
+pub enum JudgeProblem {
     /// LightOJ 1061, "N Queen Again": fewest moves, blocking ignored, `Case i: m`.
     LightOj1061,
     /// UVa 167, "The Sultan's Successors": best sum on 8x8, `%5d`.
@@ -99,17 +99,17 @@ pub enum Problem {
     Uva11214,
 }
 
-impl Problem {
+impl JudgeProblem {
     /// Every judge problem with its command-line name.
-    pub const ALL: [(&'static str, Problem); 3] = [
-        ("lightoj1061", Problem::LightOj1061),
-        ("uva167", Problem::Uva167),
-        ("uva11214", Problem::Uva11214),
+    pub const ALL: [(&'static str, JudgeProblem); 3] = [
+        ("lightoj1061", JudgeProblem::LightOj1061),
+        ("uva167", JudgeProblem::Uva167),
+        ("uva11214", JudgeProblem::Uva11214),
     ];
 
     /// The problem with this command-line name.
-    pub fn from_name(name: &str) -> Option<Problem> {
-        Problem::ALL
+    pub fn from_name(name: &str) -> Option<JudgeProblem> {
+        JudgeProblem::ALL
             .iter()
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
             .map(|&(_, p)| p)
@@ -124,9 +124,9 @@ impl Problem {
 /// lists those cases. Ctrl-C (the cancel flag) ends the run after the cases already written.
 ///
 /// ```
-/// use queens::judge::{run, Problem};
+/// use queens::judge::{run, JudgeProblem};
 /// let mut out = Vec::new();
-/// run(Problem::Uva11214, "8 8\nXXXXXXXX\nXXXXXXXX\nXXXXXXXX\nXXXXXXXX\nXXXXXXXX\nXXXXXXXX\nXXXXXXXX\nXXXXXXXX\n0\n", &mut out, &queens::Options::default()).unwrap();
+/// run(JudgeProblem::Uva11214, "8 8\nXXXXXXXX\nXXXXXXXX\nXXXXXXXX\nXXXXXXXX\nXXXXXXXX\nXXXXXXXX\nXXXXXXXX\nXXXXXXXX\n0\n", &mut out, &queens::Options::default()).unwrap();
 /// assert_eq!(String::from_utf8(out).unwrap(), "Case 1: 5\n");
 /// ```
 ///
@@ -135,7 +135,7 @@ impl Problem {
 /// (the cases before it are answered), [`JudgeError::Output`] when writing fails,
 /// [`JudgeError::Interrupted`] after Ctrl-C.
 pub fn run(
-    problem: Problem,
+    problem: JudgeProblem,
     text: &str,
     out: &mut dyn Write,
     options: &Options,
@@ -143,9 +143,9 @@ pub fn run(
     let text = crate::format::strip_bom(text);
     let mut cases = Cases::new(options);
     match problem {
-        Problem::LightOj1061 => lightoj1061::run(text, out, &mut cases),
-        Problem::Uva167 => uva167::run(text, out, &mut cases),
-        Problem::Uva11214 => uva11214::run(text, out, &mut cases),
+        JudgeProblem::LightOj1061 => lightoj1061::run(text, out, &mut cases),
+        JudgeProblem::Uva167 => uva167::run(text, out, &mut cases),
+        JudgeProblem::Uva11214 => uva11214::run(text, out, &mut cases),
     }?;
     Ok(cases.summary)
 }

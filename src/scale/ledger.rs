@@ -21,7 +21,7 @@ use std::collections::HashSet;
 use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 /// Format version written in every ledger header.
@@ -53,7 +53,7 @@ impl Header {
 
     /// Why a ledger with this header does not belong to a count whose header is `expected`
     /// (call it when they differ).
-    pub fn mismatch(&self, expected: &Header) -> String {
+    pub fn mismatch(&self, expected: &Header) -> HeaderMismatch {
         let kernel = |job: Job| match job {
             Job::Count => Some("the constellation search"),
             Job::JoinCount { .. } => Some("the join"),
@@ -62,35 +62,77 @@ impl Header {
         if self.n == expected.n && self.job != expected.job {
             if let (Some(mine), Some(theirs)) = (kernel(self.job), kernel(expected.job)) {
                 if mine != theirs {
-                    return format!(
-                        "ledger is for N = {} counted by {mine}, not by {theirs}: ledgers of \
-                         different kernels cannot be mixed (resume or merge it with ledgers of \
-                         its own kernel)",
-                        self.n
-                    );
+                    return HeaderMismatch::Kernel {
+                        n: self.n,
+                        found: mine,
+                        wanted: theirs,
+                    };
                 }
             }
         }
         if self.job != expected.job {
-            format!(
-                "ledger is for {}, not {}",
-                job_words(self.n, self.job),
-                job_words(expected.n, expected.job)
-            )
+            HeaderMismatch::Job {
+                found: job_words(self.n, self.job),
+                wanted: job_words(expected.n, expected.job),
+            }
         } else if self.n != expected.n {
-            format!("ledger is for N = {}, not N = {}", self.n, expected.n)
+            HeaderMismatch::Size {
+                found: self.n,
+                wanted: expected.n,
+            }
         } else {
-            format!(
-                "ledger is for another plan of N = {} ({} units, plan {}; this build's plan has \
-                 {} units, plan {})",
-                self.n,
-                self.units,
-                hex(self.plan),
-                expected.units,
-                hex(expected.plan)
-            )
+            HeaderMismatch::Plan {
+                found: *self,
+                wanted: *expected,
+            }
         }
     }
+}
+
+/// Why a ledger's header does not belong to the job at hand ([`Header::mismatch`]).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum HeaderMismatch {
+    /// The same count of N by another counting kernel.
+    #[error(
+        "ledger is for N = {n} counted by {found}, not by {wanted}: ledgers of different \
+         kernels cannot be mixed (resume or merge it with ledgers of its own kernel)"
+    )]
+    Kernel {
+        /// Board size.
+        n: u32,
+        /// The ledger's kernel, in words.
+        found: &'static str,
+        /// The expected kernel, in words.
+        wanted: &'static str,
+    },
+    /// Another job ([`job_words`] of each).
+    #[error("ledger is for {found}, not {wanted}")]
+    Job {
+        /// The ledger's job.
+        found: String,
+        /// The expected job.
+        wanted: String,
+    },
+    /// A count of another board size.
+    #[error("ledger is for N = {found}, not N = {wanted}")]
+    Size {
+        /// The ledger's N.
+        found: u32,
+        /// The expected N.
+        wanted: u32,
+    },
+    /// Another plan of the same job.
+    #[error(
+        "ledger is for another plan of N = {} ({} units, plan {}; this build's plan has {} \
+         units, plan {})",
+        found.n, found.units, hex(found.plan), wanted.units, hex(wanted.plan)
+    )]
+    Plan {
+        /// The ledger's header.
+        found: Header,
+        /// The expected header.
+        wanted: Header,
+    },
 }
 
 /// The job of a ledger in words: `N = 12` or `10 guards on 20x20 (depth 3)`.
@@ -108,6 +150,34 @@ pub fn job_words(n: u32, job: Job) -> String {
             g.cols,
             g.depth
         ),
+    }
+}
+
+/// Which table a `queens guard --table` ledger ([`super::table`]) holds: the rule, and whether lower bounds may come from theorems.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableJob {
+    /// Independent domination (the queens do not attack one another).
+    pub independent: bool,
+    /// Whether theorems' bounds are cited (`--no-theorems` not given).
+    pub theorems: bool,
+}
+
+impl fmt::Display for TableJob {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the table of rule {}, theorems {}",
+            rule_name(self.independent),
+            if self.theorems { "yes" } else { "no" }
+        )
+    }
+}
+
+pub(crate) fn rule_name(independent: bool) -> &'static str {
+    if independent {
+        "independent"
+    } else {
+        "any"
     }
 }
 
@@ -216,8 +286,9 @@ struct RecordLine {
 
 const CHECK_KEY: &str = ",\"check\":\"";
 
-/// Appends `,"check":"<hex>"}` and a newline to a serialized JSON object.
-fn seal(body: String) -> String {
+/// A ledger line: appends `,"check":"<hex>"}` and a newline to a serialized JSON object
+/// (the checksum of the bytes before `,"check":`); [`unseal`] takes it off again.
+pub fn seal(body: String) -> String {
     let open = body
         .strip_suffix('}')
         .expect("a serialized JSON object ends in '}'");
@@ -294,38 +365,129 @@ pub enum Line {
     Record(Record),
 }
 
-/// Decodes one complete ledger line (without its newline). The error says why it is unusable.
-pub fn parse_line(line: &[u8]) -> Result<Line, String> {
-    let text = std::str::from_utf8(line).map_err(|_| "not UTF-8 text".to_string())?;
+/// Why a ledger line is unusable ([`parse_line`], [`read_contents`]).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum LineError {
+    /// The bytes are not UTF-8.
+    #[error("not UTF-8 text")]
+    NotUtf8,
+    /// No `"check"` field.
+    #[error("no \"check\" field (not a ledger line)")]
+    NoCheck,
+    /// Something follows the `"check"` field.
+    #[error("does not end with the \"check\" field")]
+    CheckNotLast,
+    /// The `"check"` field is not 16 hex digits.
+    #[error("malformed \"check\" field")]
+    MalformedCheck,
+    /// The line's checksum is not the written one.
+    #[error("checksum mismatch: the line was changed or torn")]
+    ChecksumMismatch,
+    /// A header line that is not the header's JSON (the decoder's message).
+    #[error("malformed header: {0}")]
+    MalformedHeader(String),
+    /// A header of another format version.
+    #[error("ledger format version {0} (this build reads version {LEDGER_VERSION})")]
+    Version(u32),
+    /// The header's plan checksum is not 16 hex digits.
+    #[error("malformed plan checksum")]
+    PlanChecksum,
+    /// A count's header with an unknown kernel, or the join's without its memory cap.
+    #[error("malformed header: unknown kernel or its memory cap missing")]
+    UnknownKernel,
+    /// A header naming an unknown job, or missing its job's fields.
+    #[error("malformed header: unknown job or job fields missing")]
+    UnknownJob,
+    /// A record line that is not a record's JSON (the decoder's message).
+    #[error("malformed record: {0}")]
+    MalformedRecord(String),
+    /// A record without one of the two pairs of numbers.
+    #[error(
+        "malformed record: needs \"solutions\" and \"unique_x8\", or \"covers\" and \"nodes\""
+    )]
+    RecordTallies,
+    /// A number that is not written in decimal digits.
+    #[error("{field} '{text}' is not a decimal count")]
+    NotDecimal {
+        /// The field's name.
+        field: &'static str,
+        /// What was written.
+        text: String,
+    },
+    /// A number of more than 128 bits.
+    #[error("{field} '{text}' does not fit 128 bits")]
+    TooLarge {
+        /// The field's name.
+        field: &'static str,
+        /// What was written.
+        text: String,
+    },
+    /// The record's spec checksum is not 16 hex digits.
+    #[error("malformed spec checksum")]
+    SpecChecksum,
+    /// A record whose first id is above its last.
+    #[error("range {first}-{last} is empty")]
+    EmptyRange {
+        /// The first id written.
+        first: u64,
+        /// The last id written.
+        last: u64,
+    },
+    /// The header of a `queens guard --table` ledger where a count's or a refutation's is
+    /// expected.
+    #[error("the header of a `queens guard --table` ledger, which only that table resumes")]
+    TableLedger,
+    /// A header after the first line.
+    #[error("a second header")]
+    SecondHeader,
+    /// A record on the first line.
+    #[error("the first line must be the ledger header")]
+    RecordFirst,
+}
+
+/// The JSON object of a sealed ledger line (without its newline), its `"check"` field taken
+/// off and verified: `{...}` with the fields before `"check"`.
+pub fn unseal(line: &[u8]) -> Result<String, LineError> {
+    let text = std::str::from_utf8(line).map_err(|_| LineError::NotUtf8)?;
     let text = text.strip_suffix('\r').unwrap_or(text);
-    let pos = text
-        .rfind(CHECK_KEY)
-        .ok_or_else(|| "no \"check\" field (not a ledger line)".to_string())?;
+    let pos = text.rfind(CHECK_KEY).ok_or(LineError::NoCheck)?;
     let (open, tail) = text.split_at(pos);
     let hex_part = tail[CHECK_KEY.len()..]
         .strip_suffix("\"}")
-        .ok_or_else(|| "does not end with the \"check\" field".to_string())?;
-    let written = parse_hex(hex_part).ok_or_else(|| "malformed \"check\" field".to_string())?;
+        .ok_or(LineError::CheckNotLast)?;
+    let written = parse_hex(hex_part).ok_or(LineError::MalformedCheck)?;
     if checksum_bytes(open.as_bytes()) != written {
-        return Err("checksum mismatch: the line was changed or torn".to_string());
+        return Err(LineError::ChecksumMismatch);
     }
-    let body = format!("{open}}}");
-    if open.starts_with("{\"queens_ledger\"") {
-        parse_header(&body).map(Line::Header)
+    Ok(format!("{open}}}"))
+}
+
+/// Decodes one complete ledger line (without its newline). The error says why it is unusable.
+pub fn parse_line(line: &[u8]) -> Result<Line, LineError> {
+    parse_body(&unseal(line)?)
+}
+
+/// Decodes an unsealed line of a count's or a refutation's ledger.
+fn parse_body(body: &str) -> Result<Line, LineError> {
+    if body.starts_with(TABLE_HEADER_START) {
+        Err(LineError::TableLedger)
+    } else if body.starts_with("{\"queens_ledger\"") {
+        parse_header(body).map(Line::Header)
     } else {
-        parse_record(&body).map(Line::Record)
+        parse_record(body).map(Line::Record)
     }
 }
 
-fn parse_header(body: &str) -> Result<Header, String> {
-    let h: HeaderLine = serde_json::from_str(body).map_err(|e| format!("malformed header: {e}"))?;
+/// How the header of a `queens guard --table` ledger starts ([`super::table`]).
+pub(crate) const TABLE_HEADER_START: &str = "{\"queens_ledger\":1,\"job\":\"guard_table\"";
+
+fn parse_header(body: &str) -> Result<Header, LineError> {
+    let h: HeaderLine =
+        serde_json::from_str(body).map_err(|e| LineError::MalformedHeader(e.to_string()))?;
     if h.queens_ledger != LEDGER_VERSION {
-        return Err(format!(
-            "ledger format version {} (this build reads version {LEDGER_VERSION})",
-            h.queens_ledger
-        ));
+        return Err(LineError::Version(h.queens_ledger));
     }
-    let plan = parse_hex(&h.plan).ok_or_else(|| "malformed plan checksum".to_string())?;
+    let plan = parse_hex(&h.plan).ok_or(LineError::PlanChecksum)?;
     let job = match (
         h.job.as_deref(),
         h.rows,
@@ -341,9 +503,7 @@ fn parse_header(body: &str) -> Result<Header, String> {
             match (h.kernel.as_deref(), h.memory_mib) {
                 (Some("join"), Some(memory_mib)) => Job::JoinCount { memory_mib },
                 (Some("dfs") | None, None) => Job::Count,
-                _ => {
-                    return Err("malformed header: unknown kernel or its memory cap missing".into())
-                }
+                _ => return Err(LineError::UnknownKernel),
             }
         }
         (Some("guard"), Some(rows), Some(cols), Some(queens), Some(independent), Some(depth)) => {
@@ -355,7 +515,7 @@ fn parse_header(body: &str) -> Result<Header, String> {
                 depth,
             })
         }
-        _ => return Err("malformed header: unknown job or job fields missing".to_string()),
+        _ => return Err(LineError::UnknownJob),
     };
     Ok(Header {
         n: h.n,
@@ -365,31 +525,37 @@ fn parse_header(body: &str) -> Result<Header, String> {
     })
 }
 
-fn parse_record(body: &str) -> Result<Record, String> {
-    let r: RecordLine = serde_json::from_str(body).map_err(|e| format!("malformed record: {e}"))?;
-    let decimal = |field: &str, s: &str| -> Result<u128, String> {
+fn parse_record(body: &str) -> Result<Record, LineError> {
+    let r: RecordLine =
+        serde_json::from_str(body).map_err(|e| LineError::MalformedRecord(e.to_string()))?;
+    let decimal = |field: &'static str, s: &str| -> Result<u128, LineError> {
         if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!("{field} '{s}' is not a decimal count"));
+            return Err(LineError::NotDecimal {
+                field,
+                text: s.to_string(),
+            });
         }
-        s.parse::<u128>()
-            .map_err(|_| format!("{field} '{s}' does not fit 128 bits"))
+        s.parse::<u128>().map_err(|_| LineError::TooLarge {
+            field,
+            text: s.to_string(),
+        })
     };
     let (tallies, a, b) = match (r.solutions, r.unique_x8, r.covers, r.nodes) {
         (Some(a), Some(b), None, None) => (Tallies::Count, a, b),
         (None, None, Some(a), Some(b)) => (Tallies::Guard, a, b),
-        _ => return Err(
-            "malformed record: needs \"solutions\" and \"unique_x8\", or \"covers\" and \"nodes\""
-                .to_string(),
-        ),
+        _ => return Err(LineError::RecordTallies),
     };
     let [name_a, name_b] = tallies.names();
     let count = UnitCount {
         solutions: decimal(name_a, &a)?,
         unique_x8: decimal(name_b, &b)?,
     };
-    let spec = parse_hex(&r.spec).ok_or_else(|| "malformed spec checksum".to_string())?;
+    let spec = parse_hex(&r.spec).ok_or(LineError::SpecChecksum)?;
     if r.first > r.last {
-        return Err(format!("range {}-{} is empty", r.first, r.last));
+        return Err(LineError::EmptyRange {
+            first: r.first,
+            last: r.last,
+        });
     }
     Ok(Record {
         first: r.first,
@@ -408,7 +574,7 @@ pub struct BadLine {
     /// 1-based line number.
     pub line: usize,
     /// Why it is unusable.
-    pub reason: String,
+    pub reason: LineError,
 }
 
 /// The decoded contents of one ledger file.
@@ -426,33 +592,59 @@ pub struct LedgerContents {
     pub complete_len: u64,
 }
 
+/// The complete lines of a ledger file, each [`unseal`]ed (or why not), with 1-based line
+/// numbers, and the unterminated last line (a write cut short) if there is one.
+#[derive(Clone, Debug, Default)]
+pub struct SealedLines {
+    /// Each complete line's JSON object, or why it is unusable.
+    pub lines: Vec<(usize, Result<String, LineError>)>,
+    /// The line number of an unterminated last line, if any.
+    pub torn_line: Option<usize>,
+    /// Length in bytes of the file up to and including its last newline.
+    pub complete_len: u64,
+}
+
+/// Splits a ledger file's bytes into lines and unseals each. Never fails.
+pub fn read_sealed(bytes: &[u8]) -> SealedLines {
+    let complete_len = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    let mut out = SealedLines {
+        complete_len: complete_len as u64,
+        ..SealedLines::default()
+    };
+    if complete_len > 0 {
+        out.lines = bytes[..complete_len - 1]
+            .split(|&b| b == b'\n')
+            .enumerate()
+            .map(|(i, line)| (i + 1, unseal(line)))
+            .collect();
+    }
+    if complete_len < bytes.len() {
+        out.torn_line = Some(out.lines.len() + 1);
+    }
+    out
+}
+
 /// Decodes a ledger file's bytes. Never fails: unusable lines are listed in `bad_lines`, an
 /// unterminated last line in `torn_line`.
 pub fn read_contents(bytes: &[u8]) -> LedgerContents {
-    let mut out = LedgerContents::default();
-    let complete_len = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-    out.complete_len = complete_len as u64;
-    let mut line_no = 0;
-    if complete_len > 0 {
-        for line in bytes[..complete_len - 1].split(|&b| b == b'\n') {
-            line_no += 1;
-            let bad = |reason: &str| BadLine {
-                line: line_no,
-                reason: reason.to_string(),
-            };
-            match parse_line(line) {
-                Ok(Line::Header(h)) if line_no == 1 => out.header = Some((line_no, h)),
-                Ok(Line::Header(_)) => out.bad_lines.push(bad("a second header")),
-                Ok(Line::Record(_)) if line_no == 1 => out
-                    .bad_lines
-                    .push(bad("the first line must be the ledger header")),
-                Ok(Line::Record(r)) => out.records.push((line_no, r)),
-                Err(reason) => out.bad_lines.push(bad(&reason)),
-            }
+    let sealed = read_sealed(bytes);
+    let mut out = LedgerContents {
+        torn_line: sealed.torn_line,
+        complete_len: sealed.complete_len,
+        ..LedgerContents::default()
+    };
+    for (line_no, body) in sealed.lines {
+        let bad = |reason: LineError| BadLine {
+            line: line_no,
+            reason,
+        };
+        match body.and_then(|body| parse_body(&body)) {
+            Ok(Line::Header(h)) if line_no == 1 => out.header = Some((line_no, h)),
+            Ok(Line::Header(_)) => out.bad_lines.push(bad(LineError::SecondHeader)),
+            Ok(Line::Record(_)) if line_no == 1 => out.bad_lines.push(bad(LineError::RecordFirst)),
+            Ok(Line::Record(r)) => out.records.push((line_no, r)),
+            Err(reason) => out.bad_lines.push(bad(reason)),
         }
-    }
-    if complete_len < bytes.len() {
-        out.torn_line = Some(line_no + 1);
     }
     out
 }
@@ -499,7 +691,7 @@ pub fn finished_units(plan: &dyn WorkPlan, contents: &LedgerContents) -> HashSet
 /// Something wrong in a set of ledgers, located at a file and line (line 0: the whole file;
 /// no file: the ledgers together, e.g. an overflowing total).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Problem {
+pub struct LedgerProblem {
     /// The file's name as given.
     pub file: String,
     /// 1-based line number, 0 for the file as a whole.
@@ -508,10 +700,10 @@ pub struct Problem {
     pub message: String,
 }
 
-impl Problem {
+impl LedgerProblem {
     /// A problem of the ledgers together (no file, no line).
     pub fn overall(message: impl Into<String>) -> Self {
-        Problem {
+        LedgerProblem {
             file: String::new(),
             line: 0,
             message: message.into(),
@@ -519,7 +711,7 @@ impl Problem {
     }
 }
 
-impl fmt::Display for Problem {
+impl fmt::Display for LedgerProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.file.is_empty() {
             write!(f, "{}", self.message)
@@ -543,14 +735,60 @@ pub enum LedgerError {
         source: std::io::Error,
     },
     /// The file is not a ledger, or belongs to another N or plan (bad usage: exit 2).
-    #[error("{0}")]
-    Refused(String),
+    #[error(transparent)]
+    Refused(Box<Refusal>),
     /// After the run, the ledger does not check out (see the problems; exit 1).
     #[error("the ledger is inconsistent: {}", join_problems(.0))]
-    Inconsistent(Vec<Problem>),
+    Inconsistent(Vec<LedgerProblem>),
 }
 
-fn join_problems(problems: &[Problem]) -> String {
+/// Why [`open_ledger`] refuses a file.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum Refusal {
+    /// Its header names another job, N or plan.
+    #[error("{file}:{line}: {mismatch}")]
+    Foreign {
+        /// The file's name.
+        file: String,
+        /// The header's line number.
+        line: usize,
+        /// How the header differs.
+        mismatch: HeaderMismatch,
+    },
+    /// Its first line is not a ledger header (`reason`: why, if it is a broken line).
+    #[error("{file}:1: not a queens ledger ({})", no_header_words(.reason.as_ref()))]
+    NotLedger {
+        /// The file's name.
+        file: String,
+        /// Why its first line is unusable, if it is one.
+        reason: Option<LineError>,
+    },
+    /// A `queens guard --table` ledger of another table.
+    #[error("{file}:1: this ledger is not for this table: it holds {found}, not {wanted}")]
+    OtherTable {
+        /// The file's name.
+        file: String,
+        /// The table its header names.
+        found: TableJob,
+        /// The table asked for.
+        wanted: TableJob,
+    },
+    /// A `queens guard --table` ledger in the unchecked plain text of earlier builds.
+    #[error(
+        "{file}:1: a table ledger in the plain text of earlier builds, without checksums: \
+         rerun the table with a new ledger file (its lines can be compared by hand)"
+    )]
+    PlainTable {
+        /// The file's name.
+        file: String,
+    },
+}
+
+fn no_header_words(reason: Option<&LineError>) -> String {
+    reason.map_or("no header".to_string(), LineError::to_string)
+}
+
+fn join_problems(problems: &[LedgerProblem]) -> String {
     let texts: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
     texts.join("; ")
 }
@@ -609,69 +847,133 @@ pub fn open_ledger(
     plan: &dyn WorkPlan,
     path: &Path,
 ) -> Result<(LedgerWriter, LedgerContents, Vec<String>), LedgerError> {
-    let name = path.display().to_string();
-    let io = |source| LedgerError::Io {
-        path: name.clone(),
-        source,
-    };
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
-        .map_err(io)?;
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes).map_err(io)?;
-    let mut contents = read_contents(&bytes);
+    let mut file = LedgerFile::open(path)?;
+    let mut contents = read_contents(&file.bytes);
     let mut notes = Vec::new();
     let expected = Header::for_plan(plan);
-    if let Some(line) = contents.torn_line {
-        // A write cut short (kill, crash): drop the partial line so the next one starts clean.
-        file.set_len(contents.complete_len).map_err(io)?;
-        file.sync_all().map_err(io)?;
-        notes.push(format!(
-            "{name}:{line}: removed an unfinished last line (a run was cut short); its units \
-             are counted again"
-        ));
-        contents.torn_line = None;
+    if let Some(line) = contents.torn_line.take() {
+        notes.push(file.cut_torn(contents.complete_len, line, "its units are counted again")?);
     }
     match contents.header {
         Some((line, h)) if h != expected => {
-            return Err(LedgerError::Refused(format!(
-                "{name}:{line}: {}",
-                h.mismatch(&expected)
-            )));
+            return Err(LedgerError::Refused(Box::new(Refusal::Foreign {
+                file: file.name,
+                line,
+                mismatch: h.mismatch(&expected),
+            })));
         }
         Some(_) => {}
         None if contents.complete_len == 0 => {
-            file.seek(SeekFrom::Start(0)).map_err(io)?;
-            file.write_all(header_line(&expected).as_bytes())
-                .map_err(io)?;
-            file.sync_all().map_err(io)?;
-            sync_parent_dir(path);
+            file.start(&header_line(&expected))?;
             contents.header = Some((1, expected));
         }
         None => {
-            let why = contents
-                .bad_lines
-                .first()
-                .map_or("no header".to_string(), |b| b.reason.clone());
-            return Err(LedgerError::Refused(format!(
-                "{name}:1: not a queens ledger ({why})"
-            )));
+            return Err(LedgerError::Refused(Box::new(Refusal::NotLedger {
+                file: file.name,
+                reason: contents.bad_lines.first().map(|b| b.reason.clone()),
+            })));
         }
     }
     for bad in &contents.bad_lines {
         notes.push(format!(
-            "{name}:{}: line ignored ({}); its units are counted again",
-            bad.line, bad.reason
+            "{}:{}: line ignored ({}); its units are counted again",
+            file.name, bad.line, bad.reason
         ));
     }
-    // Records go through an append-mode handle: each batch lands at the end of the file.
-    drop(file);
-    let file = OpenOptions::new().append(true).open(path).map_err(io)?;
-    Ok((LedgerWriter { file, path: name }, contents, notes))
+    Ok((file.into_writer()?, contents, notes))
+}
+
+/// A ledger file opened to be checked and then appended to (created if missing), with its
+/// bytes as read.
+pub(crate) struct LedgerFile {
+    file: File,
+    path: PathBuf,
+    /// The file's name as given.
+    pub(crate) name: String,
+    /// Its contents when opened.
+    pub(crate) bytes: Vec<u8>,
+}
+
+impl LedgerFile {
+    /// Opens (creating if needed) and reads the file at `path`.
+    pub(crate) fn open(path: &Path) -> Result<Self, LedgerError> {
+        let name = path.display().to_string();
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(|source| LedgerError::Io {
+                path: name.clone(),
+                source,
+            })?;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)
+            .map_err(|source| LedgerError::Io {
+                path: name.clone(),
+                source,
+            })?;
+        Ok(LedgerFile {
+            file,
+            path: path.to_path_buf(),
+            name,
+            bytes,
+        })
+    }
+
+    fn io(&self, source: std::io::Error) -> LedgerError {
+        LedgerError::Io {
+            path: self.name.clone(),
+            source,
+        }
+    }
+
+    /// Removes an unfinished last line (line `line`, after byte `complete_len`: a write cut
+    /// short by a kill or crash) so that the next line starts clean; the note for the user
+    /// ends with `redone` (what happens to its work).
+    pub(crate) fn cut_torn(
+        &mut self,
+        complete_len: u64,
+        line: usize,
+        redone: &str,
+    ) -> Result<String, LedgerError> {
+        self.file.set_len(complete_len).map_err(|e| self.io(e))?;
+        self.file.sync_all().map_err(|e| self.io(e))?;
+        Ok(format!(
+            "{}:{line}: removed an unfinished last line (a run was cut short); {redone}",
+            self.name
+        ))
+    }
+
+    /// Writes the header line of an empty file, durably.
+    pub(crate) fn start(&mut self, header: &str) -> Result<(), LedgerError> {
+        self.file
+            .seek(SeekFrom::Start(0))
+            .and_then(|_| self.file.write_all(header.as_bytes()))
+            .and_then(|()| self.file.sync_all())
+            .map_err(|e| self.io(e))?;
+        sync_parent_dir(&self.path);
+        Ok(())
+    }
+
+    /// The writer that appends to the file from now on.
+    pub(crate) fn into_writer(self) -> Result<LedgerWriter, LedgerError> {
+        // Records go through an append-mode handle: each batch lands at the end of the file.
+        let io = |source| LedgerError::Io {
+            path: self.name.clone(),
+            source,
+        };
+        drop(self.file);
+        let file = OpenOptions::new()
+            .append(true)
+            .open(&self.path)
+            .map_err(io)?;
+        Ok(LedgerWriter {
+            file,
+            path: self.name.clone(),
+        })
+    }
 }
 
 fn sync_parent_dir(path: &Path) {
@@ -711,9 +1013,10 @@ mod tests {
             Ok(Line::Record(rec))
         );
         let tampered = line.replacen("\"unique_x8\":\"56\"", "\"unique_x8\":\"64\"", 1);
-        assert!(parse_line(tampered.trim_end().as_bytes())
-            .unwrap_err()
-            .contains("checksum mismatch"));
+        assert_eq!(
+            parse_line(tampered.trim_end().as_bytes()),
+            Err(LineError::ChecksumMismatch)
+        );
         for cut in 0..line.len() - 1 {
             assert!(parse_line(&line.as_bytes()[..cut]).is_err(), "cut at {cut}");
         }
@@ -737,6 +1040,10 @@ mod tests {
         assert!(done.contains(&0) && !done.contains(&1) && done.len() == 1);
         let c = read_contents(rec.as_bytes());
         assert!(c.header.is_none());
-        assert!(c.bad_lines[0].reason.contains("must be the ledger header"));
+        assert_eq!(c.bad_lines[0].reason, LineError::RecordFirst);
+        assert_eq!(
+            c.bad_lines[0].reason.to_string(),
+            "the first line must be the ledger header"
+        );
     }
 }

@@ -4,10 +4,18 @@
 //! sums ([`Totals`]). [`merge`] runs them in that order.
 
 use super::checksum::hex;
-use super::ledger::{residues, Header, LedgerContents, Problem, Record};
-use super::plan::{Tallies, UnitCount, WorkPlan};
+use super::guard::GuardPlan;
+use super::ledger::{read_contents, LineError};
+use super::ledger::{residues, Header, LedgerContents, LedgerProblem, Record};
+use super::plan::{GuardJob, Job, PlanError, Tallies, UnitCount, WorkPlan};
+use super::select::plan_for_job;
 use super::shard::Shard;
+use crate::board::Square;
+use crate::guard::GuardError;
 use std::collections::BTreeMap;
+use std::fmt;
+use std::path::PathBuf;
+use thiserror::Error;
 
 /// The outcome of checking ledgers against a plan.
 #[derive(Clone, Debug)]
@@ -27,12 +35,12 @@ pub struct MergeReport {
     /// Unit id ranges (inclusive) of the shard or plan that no usable record covers.
     pub missing: Vec<(u64, u64)>,
     /// Inconsistencies, each at a file and line.
-    pub problems: Vec<Problem>,
+    pub problems: Vec<LedgerProblem>,
     /// Torn last lines that were ignored (their units count as missing), as file and line.
     pub torn: Vec<(String, usize)>,
     /// Complete record lines that could not be used (changed, corrupted, malformed), ignored:
     /// the units they held count only if another record covers them.
-    pub ignored: Vec<Problem>,
+    pub ignored: Vec<LedgerProblem>,
     /// The sum over the covered units.
     pub total: UnitCount,
     /// The smallest first id of a summed record whose first number is not 0: for a guard
@@ -45,6 +53,12 @@ impl MergeReport {
     /// exact count of the shard (or of the whole board).
     pub fn is_complete(&self) -> bool {
         self.missing.is_empty() && self.problems.is_empty()
+    }
+
+    /// For a guard refutation: the first unit whose record found a cover, when the records
+    /// are consistent (a cover counts even when units are missing).
+    pub fn cover_unit(&self) -> Option<u64> {
+        self.first_hit.filter(|_| self.problems.is_empty())
     }
 }
 
@@ -66,7 +80,7 @@ pub fn merge(
     let mut problems = Vec::new();
     let mut torn = Vec::new();
     let mut ignored = Vec::new();
-    let at = |file: usize, line: usize, message: String| Problem {
+    let at = |file: usize, line: usize, message: String| LedgerProblem {
         file: files[file].0.clone(),
         line,
         message,
@@ -99,8 +113,8 @@ pub fn merge(
         let outcome = check_tallies(&owner.record, tallies)
             .and_then(|()| check_record(plan_units, &owner.record, spec))
             .and_then(|()| coverage.add(files, owner));
-        if let Err(message) = outcome {
-            problems.push(at(owner.file, owner.line, message));
+        if let Err(e) = outcome {
+            problems.push(at(owner.file, owner.line, e.to_string()));
         }
     }
     let totals = Totals::over(&coverage, shard, files, plan_units);
@@ -120,6 +134,116 @@ pub fn merge(
         total: totals.total,
         first_hit: totals.first_hit,
     }
+}
+
+/// What a set of ledgers holds, checked against the plan their first header names and
+/// totalled ([`merge_ledgers`]).
+#[derive(Clone, Debug)]
+pub enum MergedLedgers {
+    /// A count (by either kernel).
+    Count(MergeReport),
+    /// A guard refutation on a full board.
+    Guard {
+        /// The merge.
+        report: MergeReport,
+        /// The refutation: board, queens, rule, depth.
+        job: GuardJob,
+        /// The cover below [`MergeReport::cover_unit`], searched again, if a unit holds one.
+        cover: Option<Vec<Square>>,
+    },
+}
+
+impl MergedLedgers {
+    /// The merge, whatever the job.
+    pub fn report(&self) -> &MergeReport {
+        match self {
+            MergedLedgers::Count(report) | MergedLedgers::Guard { report, .. } => report,
+        }
+    }
+
+    /// Whether the ledgers answer their job: a count complete and consistent; a guard
+    /// refutation refuted in every unit, or a cover found.
+    pub fn is_answered(&self) -> bool {
+        match self {
+            MergedLedgers::Count(report) => report.is_complete(),
+            MergedLedgers::Guard { report, .. } => {
+                report.is_complete() || report.cover_unit().is_some()
+            }
+        }
+    }
+}
+
+/// Why ledgers could not be merged at all.
+#[derive(Debug, Error)]
+pub enum MergeError {
+    /// A file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The file's name as given.
+        path: String,
+        /// The system error.
+        source: std::io::Error,
+    },
+    /// No ledger was given.
+    #[error("no ledger to merge")]
+    NoFiles,
+    /// No file starts with a ledger header, so the job is unknown.
+    #[error(
+        "no ledger header in any file ({file}:1: {})",
+        .reason.as_ref().map_or("empty or unfinished header".to_string(), LineError::to_string)
+    )]
+    NoHeader {
+        /// The first file's name.
+        file: String,
+        /// Why its first line is not a header, if it is a broken line.
+        reason: Option<LineError>,
+    },
+    /// The header names a count that this build cannot plan.
+    #[error(transparent)]
+    Plan(#[from] PlanError),
+    /// The header names a guard refutation that this build cannot plan.
+    #[error(transparent)]
+    Guard(#[from] GuardError),
+}
+
+/// Reads ledger files and [`merge_ledgers`] them (each named as its path is written).
+pub fn merge_ledger_files(paths: &[PathBuf]) -> Result<MergedLedgers, MergeError> {
+    let mut files = Vec::new();
+    for path in paths {
+        let name = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|source| MergeError::Read {
+            path: name.clone(),
+            source,
+        })?;
+        files.push((name, read_contents(&bytes)));
+    }
+    merge_ledgers(&files)
+}
+
+/// Checks ledgers (file name, decoded contents) against the plan of the job that the first
+/// file with a header names, and totals them ([`merge`]); for a guard refutation whose units
+/// hold a cover, the cover too.
+pub fn merge_ledgers(files: &[(String, LedgerContents)]) -> Result<MergedLedgers, MergeError> {
+    let (first_name, first) = files.first().ok_or(MergeError::NoFiles)?;
+    let (n, job) = files
+        .iter()
+        .find_map(|(_, c)| c.header.map(|(_, h)| (h.n, h.job)))
+        .ok_or_else(|| MergeError::NoHeader {
+            file: first_name.clone(),
+            reason: first.bad_lines.first().map(|b| b.reason.clone()),
+        })?;
+    if let Job::Guard(g) = job {
+        let plan = GuardPlan::full(g)?;
+        let report = merge(&plan, None, files);
+        let cover = report.cover_unit().and_then(|id| plan.witness(id));
+        return Ok(MergedLedgers::Guard {
+            report,
+            job: g,
+            cover,
+        });
+    }
+    let plan = plan_for_job(n, job, &crate::Options::default())?;
+    Ok(MergedLedgers::Count(merge(plan.as_ref(), None, files)))
 }
 
 /// What [`check_file`] found in one file: problems and ignored lines as (line, message).
@@ -144,7 +268,7 @@ pub fn check_file(contents: &LedgerContents, expected: &Header) -> FileCheck {
         ..FileCheck::default()
     };
     for bad in &contents.bad_lines {
-        let entry = (bad.line, bad.reason.clone());
+        let entry = (bad.line, bad.reason.to_string());
         if bad.line == 1 {
             out.problems.push(entry);
         } else {
@@ -158,7 +282,9 @@ pub fn check_file(contents: &LedgerContents, expected: &Header) -> FileCheck {
                     .push((0, "no ledger header (empty file?)".to_string()));
             }
         }
-        Some((line, h)) if h != *expected => out.problems.push((line, h.mismatch(expected))),
+        Some((line, h)) if h != *expected => {
+            out.problems.push((line, h.mismatch(expected).to_string()))
+        }
         Some(_) => out.usable = true,
     }
     out
@@ -167,54 +293,151 @@ pub fn check_file(contents: &LedgerContents, expected: &Header) -> FileCheck {
 /// Checks one intact record against a plan of `plan_units` units whose spec checksum for the
 /// record's range is `plan_spec` ([`WorkPlan::range_checksums`]): its range lies in the plan, its
 /// spec checksum is the plan's for that range, and its residues agree with its counts.
-pub fn check_record(plan_units: u64, rec: &Record, plan_spec: Option<u64>) -> Result<(), String> {
+pub fn check_record(
+    plan_units: u64,
+    rec: &Record,
+    plan_spec: Option<u64>,
+) -> Result<(), RecordError> {
+    let units = UnitRange {
+        first: rec.first,
+        last: rec.last,
+    };
     let spec = match plan_spec {
         Some(spec) if rec.last < plan_units => spec,
-        _ => {
-            return Err(format!(
-                "units {}-{} lie outside the plan (ids 0-{})",
-                rec.first,
-                rec.last,
-                plan_units.saturating_sub(1)
-            ))
-        }
+        _ => return Err(RecordError::OutsidePlan { units, plan_units }),
     };
     if spec != rec.spec {
-        return Err(format!(
-            "{}: spec checksum {} differs from the plan's {}",
-            unit_words(rec.first, rec.last),
-            hex(rec.spec),
-            hex(spec)
-        ));
+        return Err(RecordError::Spec {
+            units,
+            written: rec.spec,
+            plan: spec,
+        });
     }
     if !rec.residues_agree() {
-        let [a, b] = rec.tallies.names();
-        return Err(format!(
-            "{}: residues mod 13 {:?} / mod 15 {:?} disagree with {a} {} and {b} {}",
-            unit_words(rec.first, rec.last),
-            rec.mod13,
-            rec.mod15,
-            rec.count.solutions,
-            rec.count.unique_x8
-        ));
+        return Err(RecordError::Residues { record: *rec });
     }
     Ok(())
 }
 
 /// Checks that a record's numbers are named as the plan's job names them (a count's
 /// `solutions` in a guard ledger is an inconsistency).
-fn check_tallies(rec: &Record, tallies: Tallies) -> Result<(), String> {
+fn check_tallies(rec: &Record, tallies: Tallies) -> Result<(), RecordError> {
     if rec.tallies == tallies {
         return Ok(());
     }
-    Err(format!(
-        "{}: a record of {} and {} in a ledger whose records carry {} and {}",
-        unit_words(rec.first, rec.last),
-        rec.tallies.names()[0],
-        rec.tallies.names()[1],
-        tallies.names()[0],
-        tallies.names()[1]
-    ))
+    Err(RecordError::Tallies {
+        units: UnitRange {
+            first: rec.first,
+            last: rec.last,
+        },
+        found: rec.tallies,
+        wanted: tallies,
+    })
+}
+
+/// An inclusive range of unit ids, written `unit 5` or `units 5-9`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnitRange {
+    /// The first id.
+    pub first: u64,
+    /// The last id (inclusive).
+    pub last: u64,
+}
+
+fn units_of(record: &Record) -> UnitRange {
+    UnitRange {
+        first: record.first,
+        last: record.last,
+    }
+}
+
+impl fmt::Display for UnitRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.first == self.last {
+            write!(f, "unit {}", self.first)
+        } else {
+            write!(f, "units {}-{}", self.first, self.last)
+        }
+    }
+}
+
+/// Why a record of a ledger cannot be used for the plan ([`check_record`], [`Coverage::add`]).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum RecordError {
+    /// Its range reaches past the plan's last unit.
+    #[error(
+        "units {}-{} lie outside the plan (ids 0-{})",
+        .units.first, .units.last, .plan_units.saturating_sub(1)
+    )]
+    OutsidePlan {
+        /// The record's range.
+        units: UnitRange,
+        /// The plan's number of units.
+        plan_units: u64,
+    },
+    /// Its spec checksum is not the plan's for its range.
+    #[error("{units}: spec checksum {} differs from the plan's {}", hex(*.written), hex(*.plan))]
+    Spec {
+        /// The record's range.
+        units: UnitRange,
+        /// The checksum written.
+        written: u64,
+        /// The plan's.
+        plan: u64,
+    },
+    /// Its residues are not those of its numbers.
+    #[error(
+        "{}: residues mod 13 {:?} / mod 15 {:?} disagree with {} {} and {} {}",
+        units_of(.record),
+        .record.mod13, .record.mod15,
+        .record.tallies.names()[0], .record.count.solutions,
+        .record.tallies.names()[1], .record.count.unique_x8
+    )]
+    Residues {
+        /// The record.
+        record: Record,
+    },
+    /// Its numbers are another job's (a count's in a guard ledger, or the reverse).
+    #[error(
+        "{units}: a record of {} and {} in a ledger whose records carry {} and {}",
+        .found.names()[0], .found.names()[1], .wanted.names()[0], .wanted.names()[1]
+    )]
+    Tallies {
+        /// The record's range.
+        units: UnitRange,
+        /// What the record's numbers are.
+        found: Tallies,
+        /// What the plan's job counts.
+        wanted: Tallies,
+    },
+    /// Its range overlaps an earlier record's without being the same range.
+    #[error("{units} overlap {earlier} at {at} with a different id range")]
+    Overlap {
+        /// The record's range.
+        units: UnitRange,
+        /// The earlier record's range.
+        earlier: UnitRange,
+        /// Where the earlier record is: `file:line`.
+        at: String,
+    },
+    /// The same range as an earlier record, with other numbers.
+    #[error(
+        "{units}: {a} {}, {b} {} conflict with {a} {}, {b} {} at {at}",
+        .count.solutions, .count.unique_x8, .earlier.solutions, .earlier.unique_x8,
+        a = .tallies.names()[0], b = .tallies.names()[1]
+    )]
+    Conflict {
+        /// The record's range.
+        units: UnitRange,
+        /// What its numbers are.
+        tallies: Tallies,
+        /// Its numbers.
+        count: UnitCount,
+        /// The earlier record's numbers.
+        earlier: UnitCount,
+        /// Where the earlier record is: `file:line`.
+        at: String,
+    },
 }
 
 /// A record and where it was read: file index and line.
@@ -260,7 +483,11 @@ impl Coverage {
     /// Adds a checked record (its range lies in the plan). A unit covered before must be
     /// covered by a record of the same range with equal counts (an agreeing duplicate); anything
     /// else is an error naming the earlier record (`files` gives its file's name).
-    pub fn add(&mut self, files: &[(String, LedgerContents)], new: Owner) -> Result<(), String> {
+    pub fn add(
+        &mut self,
+        files: &[(String, LedgerContents)],
+        new: Owner,
+    ) -> Result<(), RecordError> {
         let rec = new.record;
         let Some(old) = self.clash(rec.first, rec.last) else {
             self.owners.insert(rec.first, new);
@@ -268,22 +495,27 @@ impl Coverage {
         };
         let orec = old.record;
         let at = format!("{}:{}", files[old.file].0, old.line);
+        let units = UnitRange {
+            first: rec.first,
+            last: rec.last,
+        };
         if orec.first != rec.first || orec.last != rec.last {
-            Err(format!(
-                "{} overlap {} at {at} with a different id range",
-                unit_words(rec.first, rec.last),
-                unit_words(orec.first, orec.last)
-            ))
+            Err(RecordError::Overlap {
+                units,
+                earlier: UnitRange {
+                    first: orec.first,
+                    last: orec.last,
+                },
+                at,
+            })
         } else if orec.count != rec.count {
-            let [a, b] = rec.tallies.names();
-            Err(format!(
-                "{}: {a} {}, {b} {} conflict with {a} {}, {b} {} at {at}",
-                unit_words(rec.first, rec.last),
-                rec.count.solutions,
-                rec.count.unique_x8,
-                orec.count.solutions,
-                orec.count.unique_x8
-            ))
+            Err(RecordError::Conflict {
+                units,
+                tallies: rec.tallies,
+                count: rec.count,
+                earlier: orec.count,
+                at,
+            })
         } else {
             self.agreeing_duplicates += 1;
             Ok(())
@@ -341,7 +573,7 @@ pub struct Totals {
     /// Whether the sum overflowed 128 bits.
     pub overflow: bool,
     /// Records that cover units of the shard and of other shards: they cannot be totalled.
-    pub problems: Vec<Problem>,
+    pub problems: Vec<LedgerProblem>,
     /// The smallest first id of a summed record whose first number is not 0.
     pub first_hit: Option<u64>,
 }
@@ -368,12 +600,15 @@ impl Totals {
                 out.add(&rec);
             } else if covered > 0 {
                 out.present += covered;
-                out.problems.push(Problem {
+                out.problems.push(LedgerProblem {
                     file: files[owner.file].0.clone(),
                     line: owner.line,
                     message: format!(
                         "{} straddle shards; cannot total shard {}",
-                        unit_words(rec.first, rec.last),
+                        UnitRange {
+                            first: rec.first,
+                            last: rec.last
+                        },
                         shard.map(|s| s.to_string()).unwrap_or_default()
                     ),
                 });
@@ -400,14 +635,14 @@ impl Totals {
 
     /// Checks the total: no overflow, agreement with the residue sums, and (for a complete
     /// whole plan of a count) unique shares adding up to whole classes.
-    pub fn check(&self, shard: Option<Shard>, tallies: Tallies) -> Option<Problem> {
+    pub fn check(&self, shard: Option<Shard>, tallies: Tallies) -> Option<LedgerProblem> {
         let sums = self.residue_sums;
         if self.overflow {
-            Some(Problem::overall("the total overflows 128 bits"))
+            Some(LedgerProblem::overall("the total overflows 128 bits"))
         } else if residues(self.total, 13) != [(sums[0] % 13) as u8, (sums[1] % 13) as u8]
             || residues(self.total, 15) != [(sums[2] % 15) as u8, (sums[3] % 15) as u8]
         {
-            Some(Problem::overall(
+            Some(LedgerProblem::overall(
                 "the total disagrees with the sum of the residues",
             ))
         } else if shard.is_none()
@@ -416,7 +651,7 @@ impl Totals {
             && !self.total.unique_x8.is_multiple_of(8)
         {
             // The shares of every symmetry class add up to whole classes over a whole plan.
-            Some(Problem::overall(format!(
+            Some(LedgerProblem::overall(format!(
                 "the unique shares add up to {}/8, not a whole number of classes",
                 self.total.unique_x8
             )))
@@ -438,18 +673,11 @@ pub fn id_ranges(ids: impl IntoIterator<Item = u64>) -> Vec<(u64, u64)> {
     out
 }
 
-fn unit_words(first: u64, last: u64) -> String {
-    if first == last {
-        format!("unit {first}")
-    } else {
-        format!("units {first}-{last}")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::scale::ledger::contents_in_memory;
+    use crate::scale::ledger::HeaderMismatch;
     use crate::scale::plan_for;
 
     #[test]
@@ -495,20 +723,29 @@ mod tests {
         assert!(foreign.problems[0]
             .1
             .contains("ledger is for N = 8, not N = 9"));
+        assert_eq!(
+            header.mismatch(&other),
+            HeaderMismatch::Size {
+                found: 8,
+                wanted: 9
+            }
+        );
 
         let (_, rec) = contents.records[3];
         let spec = |r: &Record| plan.range_checksums(&[(r.first, r.last.min(len))])[0];
         assert_eq!(check_record(len, &rec, spec(&rec)), Ok(()));
         let mut bad = rec;
         bad.mod13[0] = (bad.mod13[0] + 1) % 13;
-        assert!(check_record(len, &bad, spec(&bad))
-            .unwrap_err()
-            .contains("residues"));
+        assert_eq!(
+            check_record(len, &bad, spec(&bad)),
+            Err(RecordError::Residues { record: bad })
+        );
         bad = rec;
         bad.last = len;
-        assert!(check_record(len, &bad, spec(&bad))
-            .unwrap_err()
-            .contains("outside the plan"));
+        assert_eq!(
+            check_record(len, &bad, spec(&bad)).unwrap_err().to_string(),
+            format!("units 3-{len} lie outside the plan (ids 0-{})", len - 1)
+        );
 
         let files = vec![("a".to_string(), contents.clone())];
         let mut coverage = Coverage::new();
@@ -522,10 +759,16 @@ mod tests {
         assert_eq!(coverage.agreeing_duplicates, 1);
         let mut changed = rec;
         changed.count.solutions += 1;
-        assert!(coverage
-            .add(&files, owner(changed))
-            .unwrap_err()
-            .contains("conflict"));
+        assert_eq!(
+            coverage.add(&files, owner(changed)).unwrap_err().to_string(),
+            format!(
+                "unit 3: solutions {}, unique_x8 {} conflict with solutions {}, unique_x8 {} at a:5",
+                changed.count.solutions,
+                changed.count.unique_x8,
+                rec.count.solutions,
+                rec.count.unique_x8
+            )
+        );
 
         let totals = Totals::over(&coverage, None, &files, len);
         assert_eq!(totals.present, 1);

@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use thiserror::Error;
 
 /// Shard `index` of `count` (0-based: `0/K` .. `K-1/K`): the units whose id is `index` modulo
 /// `count`. Round-robin over the heaviest-first order keeps shards of similar weight.
@@ -36,32 +37,76 @@ impl fmt::Display for Shard {
     }
 }
 
-impl FromStr for Shard {
-    type Err = String;
+/// Why a text is not a shard `I/K`.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ShardError {
+    /// No `/` between I and K.
+    #[error("shard '{text}' is not I/K (e.g. 0/16)")]
+    NotIOverK {
+        /// The text as given.
+        text: String,
+    },
+    /// K is not a whole number.
+    #[error("shard '{text}': K = '{count}' is not a whole number")]
+    CountNotNumber {
+        /// The text as given.
+        text: String,
+        /// What stood for K.
+        count: String,
+    },
+    /// I is not a whole number.
+    #[error("shard '{text}': I = '{index}' is not a whole number")]
+    IndexNotNumber {
+        /// The text as given.
+        text: String,
+        /// What stood for I.
+        index: String,
+    },
+    /// K is 0.
+    #[error("shard '{text}': K must be at least 1")]
+    NoShards {
+        /// The text as given.
+        text: String,
+    },
+    /// I is K or more.
+    #[error(
+        "shard '{text}': I must be 0 to {last} (shards are numbered from 0; a Slurm array \
+         should be --array=0-{last})"
+    )]
+    IndexTooLarge {
+        /// The text as given.
+        text: String,
+        /// The largest shard number, K - 1.
+        last: u64,
+    },
+}
 
-    /// Parses `I/K` with `K >= 1` and `0 <= I < K`; the message says what is wrong.
-    fn from_str(text: &str) -> Result<Self, String> {
-        let (i, k) = text
-            .split_once('/')
-            .ok_or_else(|| format!("shard '{text}' is not I/K (e.g. 0/16)"))?;
-        let count: u64 = k
-            .trim()
-            .parse()
-            .map_err(|_| format!("shard '{text}': K = '{k}' is not a whole number"))?;
-        let index: u64 = i
-            .trim()
-            .parse()
-            .map_err(|_| format!("shard '{text}': I = '{i}' is not a whole number"))?;
+impl FromStr for Shard {
+    type Err = ShardError;
+
+    /// Parses `I/K` with `K >= 1` and `0 <= I < K`; the error says what is wrong.
+    fn from_str(text: &str) -> Result<Self, ShardError> {
+        let (i, k) = text.split_once('/').ok_or_else(|| ShardError::NotIOverK {
+            text: text.to_string(),
+        })?;
+        let count: u64 = k.trim().parse().map_err(|_| ShardError::CountNotNumber {
+            text: text.to_string(),
+            count: k.to_string(),
+        })?;
+        let index: u64 = i.trim().parse().map_err(|_| ShardError::IndexNotNumber {
+            text: text.to_string(),
+            index: i.to_string(),
+        })?;
         if count == 0 {
-            return Err(format!("shard '{text}': K must be at least 1"));
+            return Err(ShardError::NoShards {
+                text: text.to_string(),
+            });
         }
         if index >= count {
-            return Err(format!(
-                "shard '{text}': I must be 0 to {} (shards are numbered from 0; a Slurm array \
-                 should be --array=0-{})",
-                count - 1,
-                count - 1
-            ));
+            return Err(ShardError::IndexTooLarge {
+                text: text.to_string(),
+                last: count - 1,
+            });
         }
         Ok(Shard { index, count })
     }
@@ -109,7 +154,12 @@ mod tests {
             assert!(bad.parse::<Shard>().is_err(), "{bad}");
         }
         let e = "16/16".parse::<Shard>().unwrap_err();
-        assert!(e.contains("0 to 15"), "{e}");
+        assert!(e.to_string().contains("0 to 15"), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "shard '16/16': I must be 0 to 15 (shards are numbered from 0; a Slurm array \
+             should be --array=0-15)"
+        );
     }
 
     #[test]
