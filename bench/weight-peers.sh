@@ -26,8 +26,8 @@ SPECS=${*:-48:5 64:2 100:2 128:1}
 OUT=${OUT:-$ROOT/bench/out/weight-peers}
 mkdir -p "$OUT"
 
-case " $SOLVERS " in *" ours "*) (cd "$ROOT" && cargo build --release --quiet) ;; esac
-QUEENS=$ROOT/target/release/queens
+case " $SOLVERS " in *" ours "*) [ -n "${QUEENS:-}" ] || (cd "$ROOT" && cargo build --release --quiet) ;; esac
+QUEENS=${QUEENS:-$ROOT/target/release/queens}
 
 grid() { # N K FILE: an N x N grid of weights 1..99 from the seed 1000*N+K
     python3 - "$1" "$2" > "$3" <<'PY'
