@@ -38,6 +38,14 @@ pub enum SearchEvent {
         /// The best plan's moves, once there is one.
         best: Option<u64>,
     },
+    /// Weight: the best sum found so far and the proven bound on the best sum (an upper bound
+    /// when maximising, a lower bound when minimising); the gap closes as they move.
+    Sums {
+        /// The best placement's sum.
+        best: i128,
+        /// Proven bound on the optimum.
+        bound: i128,
+    },
     /// Guard: a cover of `k` queens is being sought (refuted or found); the best cover known
     /// has `best` queens.
     Level {

@@ -76,6 +76,14 @@ fn search_endpoints_answer_as_the_command_line() {
         let cli = queens_with_input(&[command], input.as_bytes());
         assert_eq!(text.text(), cli.stdout, "{command} text");
     }
+    // The weight's sense travels as a query parameter.
+    let least = server.post("/api/weight?minimize=1", weight.as_bytes());
+    assert_eq!(least.status, 200);
+    assert_eq!(least.json()["sense"], "min");
+    assert_eq!(
+        stable(least.json()),
+        stable(cli_json(&["weight", "--minimize", "--json"], &weight))
+    );
     // Guard's options travel as query parameters.
     let independent = server.post("/api/guard?independent=1&count_sets=1", GUARD.as_bytes());
     assert_eq!(

@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use queens::board::Square;
-use queens::weight::{best, Placement, WeightError, WeightGrid};
+use queens::weight::{best, optimum, Placement, Sense, WeightError, WeightGrid};
 use queens::Options;
 use std::process::{Command, Output};
 use std::sync::atomic::AtomicBool;
@@ -16,7 +16,12 @@ mod support;
 /// The largest sum over all placements of n non-attacking queens, by enumerating the
 /// permutations row by row (a column and a diagonal clash end a branch).
 fn brute_force(grid: &WeightGrid) -> Option<i128> {
-    fn go(grid: &WeightGrid, cols: &mut Vec<usize>) -> Option<i128> {
+    brute_force_in(grid, Sense::Max)
+}
+
+/// The best sum in `sense` over all placements, by the same enumeration.
+fn brute_force_in(grid: &WeightGrid, sense: Sense) -> Option<i128> {
+    fn go(grid: &WeightGrid, sense: Sense, cols: &mut Vec<usize>) -> Option<i128> {
         let row = cols.len();
         if row == grid.n {
             return Some(0);
@@ -31,15 +36,18 @@ fn brute_force(grid: &WeightGrid) -> Option<i128> {
                 continue;
             }
             cols.push(c);
-            if let Some(rest) = go(grid, cols) {
+            if let Some(rest) = go(grid, sense, cols) {
                 let total = grid.get(row, c) as i128 + rest;
-                best = Some(best.map_or(total, |b| b.max(total)));
+                best = Some(best.map_or(total, |b| match sense {
+                    Sense::Max => b.max(total),
+                    Sense::Min => b.min(total),
+                }));
             }
             cols.pop();
         }
         best
     }
-    go(grid, &mut Vec::new())
+    go(grid, sense, &mut Vec::new())
 }
 
 /// A grid of pseudo-random weights (xorshift from `seed`) in `lo..=hi`.
@@ -58,13 +66,23 @@ fn random_grid(n: usize, seed: u64, lo: i64, hi: i64) -> WeightGrid {
 }
 
 fn solve_checked(grid: &WeightGrid, options: &Options) -> Placement {
-    let answer = best(grid, options).expect("a placement exists");
+    solve_checked_in(grid, Sense::Max, options)
+}
+
+/// [`optimum`] in `sense`, its certificate through the verifier and its bound on the right side
+/// of its sum.
+fn solve_checked_in(grid: &WeightGrid, sense: Sense, options: &Options) -> Placement {
+    let answer = optimum(grid, sense, options).expect("a placement exists");
     assert_eq!(
         queens::verify::weight(grid, &answer.queens, answer.sum),
         Ok(())
     );
     assert_eq!(answer.n, grid.n);
-    assert!(answer.bound >= answer.sum);
+    assert_eq!(answer.sense, sense);
+    match sense {
+        Sense::Max => assert!(answer.bound >= answer.sum),
+        Sense::Min => assert!(answer.bound <= answer.sum),
+    }
     assert_eq!(answer.optimal, answer.bound == answer.sum);
     answer
 }
@@ -99,6 +117,69 @@ proptest! {
                 prop_assert_eq!(got.sum, want);
                 prop_assert!(got.optimal);
                 prop_assert_eq!(got.bound, want);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// Smallest sum = the enumerated minimum, proven, with a valid certificate.
+    #[test]
+    fn minimum_matches_brute_force(n in 4usize..=8, cells in prop::collection::vec(weights(), 64)) {
+        let grid = WeightGrid { n, cells: cells[..n * n].to_vec() };
+        let want = brute_force_in(&grid, Sense::Min).unwrap();
+        let got = solve_checked_in(&grid, Sense::Min, &Options::default());
+        prop_assert_eq!(got.sum, want);
+        prop_assert!(got.optimal);
+    }
+}
+
+#[test]
+fn minimum_on_medium_boards_matches_enumeration_and_thread_counts() {
+    for (n, seed) in [(11, 5), (12, 6)] {
+        for (lo, hi) in [(1, 99), (i64::MIN / 2, i64::MAX / 2)] {
+            let grid = random_grid(n, seed, lo, hi);
+            let want = brute_force_in(&grid, Sense::Min).unwrap();
+            let one = solve_checked_in(&grid, Sense::Min, &Options::with_threads(1));
+            let two = solve_checked_in(&grid, Sense::Min, &Options::with_threads(2));
+            assert_eq!(one.sum, want);
+            assert!(one.optimal);
+            assert_eq!((one.queens, one.sum), (two.queens, two.sum));
+        }
+    }
+}
+
+/// On boards the exact search proves, an answer cut short by a time limit carries a legal
+/// placement and a bound on the right side of the proven optimum, in both senses; the progress
+/// reports move the same way.
+#[test]
+fn time_limited_bounds_never_cross_the_proven_optimum() {
+    for (n, seed) in [(14, 21), (16, 22), (18, 23)] {
+        let grid = random_grid(n, seed, 1, 99);
+        for sense in [Sense::Max, Sense::Min] {
+            let exact = solve_checked_in(&grid, sense, &Options::default());
+            assert!(exact.optimal, "n = {n}");
+            let events = Arc::new(std::sync::Mutex::new(Vec::new()));
+            let seen = events.clone();
+            let options = Options {
+                time_limit: Some(Duration::from_millis(1)),
+                search_progress: Some(Arc::new(move |event| {
+                    if let queens::SearchEvent::Sums { best, bound } = event {
+                        seen.lock().unwrap().push((best, bound));
+                    }
+                })),
+                ..Options::default()
+            };
+            let cut = solve_checked_in(&grid, sense, &options);
+            let reports = events.lock().unwrap().clone();
+            assert!(!reports.is_empty());
+            for (sum, bound) in reports.into_iter().chain([(cut.sum, cut.bound)]) {
+                match sense {
+                    Sense::Max => assert!(sum <= exact.sum && exact.sum <= bound, "n = {n}"),
+                    Sense::Min => assert!(sum >= exact.sum && exact.sum >= bound, "n = {n}"),
+                }
             }
         }
     }
@@ -405,6 +486,41 @@ fn cli_text_and_json() {
     assert_eq!(v["optimal"], true);
     let queens_at: Vec<Square> = serde_json::from_value(v["queens"].clone()).unwrap();
     assert_eq!(queens::verify::weight(&grid, &queens_at, want), Ok(()));
+}
+
+#[test]
+fn cli_minimize_text_and_json() {
+    let grid = random_grid(10, 22, -20, 99);
+    let want = brute_force_in(&grid, Sense::Min).unwrap();
+    let out = queens(&["weight", "--minimize"], &grid_text(&grid));
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(&format!("smallest sum: {want} (proven optimal)")),
+        "{text}"
+    );
+    let out = queens(&["weight", "--minimize", "--json"], &grid_text(&grid));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (v["sum"].as_i64(), v["bound"].as_i64()),
+        (Some(want as i64), Some(want as i64))
+    );
+    assert_eq!((&v["sense"], &v["optimal"]), (&"min".into(), &true.into()));
+    let queens_at: Vec<Square> = serde_json::from_value(v["queens"].clone()).unwrap();
+    assert_eq!(queens::verify::weight(&grid, &queens_at, want), Ok(()));
+    // A time-limited minimum on a board too large to prove carries a lower bound.
+    let big = random_grid(60, 23, 1, 99);
+    let out = queens(
+        &["weight", "--minimize", "--json", "-t", "0.3"],
+        &grid_text(&big),
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        v["bound"].as_i64().unwrap() <= v["sum"].as_i64().unwrap(),
+        "{v}"
+    );
+    let rows: i64 = big.cells.chunks(60).map(|r| *r.iter().min().unwrap()).sum();
+    assert!(v["bound"].as_i64().unwrap() >= rows);
 }
 
 #[test]

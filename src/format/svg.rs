@@ -423,16 +423,22 @@ fn ramp(t: f64) -> String {
 
 /// The best-sum placement on its weight grid: the numbers on the squares (up to 24 x 24),
 /// each square shaded by its value (pale low, deep red high), the queens' squares outlined, and
-/// the title "best sum S (proven optimal)" or "best sum S (best found; upper bound B)".
+/// the title "best sum S (proven optimal)" or "best sum S (best found; upper bound B)" ("smallest
+/// sum" and "lower bound" when minimised).
 pub fn weight(grid: &WeightGrid, placement: &Placement) -> String {
     let n = grid.n;
     let status = if placement.optimal {
         "proven optimal".to_string()
     } else {
-        format!("best found; upper bound {}", placement.bound)
+        format!(
+            "best found; {} {}",
+            placement.sense.bound_label(),
+            placement.bound
+        )
     };
     let mut pic = Picture::new(format!(
-        "weight {n}x{n}: best sum {} ({status})",
+        "weight {n}x{n}: {} {} ({status})",
+        placement.sense.sum_label(),
         placement.sum
     ));
     let cell = Frame::cell_for(n, n, BOARD_PIXELS);

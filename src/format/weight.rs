@@ -8,7 +8,8 @@ use crate::weight::Placement;
 use serde::Serialize;
 
 /// The text answer: the board (`Q` a queen, `.` empty), the queens, each queen's weight in
-/// `grid`, the sum, and "proven optimal" or the proven upper bound with the gap.
+/// `grid`, the sum, and "proven optimal" or the proven bound (upper when maximised, lower when
+/// minimised) with the gap.
 pub fn text(grid: &WeightGrid, placement: &Placement) -> String {
     let n = placement.n;
     let mut out = text_board(n, n, |s| {
@@ -39,12 +40,14 @@ pub fn text(grid: &WeightGrid, placement: &Placement) -> String {
         weights.join(" + "),
         placement.sum
     ));
+    let label = placement.sense.sum_label();
     if placement.optimal {
-        out.push_str(&format!("best sum: {} (proven optimal)\n", placement.sum));
+        out.push_str(&format!("{label}: {} (proven optimal)\n", placement.sum));
     } else {
         out.push_str(&format!(
-            "best sum: {} (best found, upper bound {} (gap {:.2}%))\n",
+            "{label}: {} (best found, {} {} (gap {:.2}%))\n",
             placement.sum,
+            placement.sense.bound_label(),
             placement.bound,
             placement.gap_percent()
         ));
@@ -53,7 +56,8 @@ pub fn text(grid: &WeightGrid, placement: &Placement) -> String {
 }
 
 /// The JSON answer on one line: `{"problem":"weight","n","sum","queens","optimal","bound",
-/// "nodes","seconds","threads"}`. Sums are written exactly, however large.
+/// "sense","nodes","seconds","threads"}`; `"sense"` is `"max"` (the bound is an upper bound) or
+/// `"min"` (a lower bound). Sums are written exactly, however large.
 pub fn json(placement: &Placement, info: RunInfo) -> String {
     #[derive(Serialize)]
     struct Fields<'a> {
@@ -62,6 +66,7 @@ pub fn json(placement: &Placement, info: RunInfo) -> String {
         queens: &'a [Square],
         optimal: bool,
         bound: i128,
+        sense: &'static str,
         nodes: u64,
     }
     let fields = Fields {
@@ -70,6 +75,7 @@ pub fn json(placement: &Placement, info: RunInfo) -> String {
         queens: &placement.queens,
         optimal: placement.optimal,
         bound: placement.bound,
+        sense: placement.sense.name(),
         nodes: placement.nodes,
     };
     json_answer("weight", &fields, info)
@@ -93,6 +99,7 @@ mod tests {
             bound: if optimal { 10 } else { 12 },
             nodes: 3,
             cancelled: false,
+            sense: crate::weight::Sense::Max,
         }
     }
 
@@ -112,6 +119,24 @@ mod tests {
         assert!(text.contains("best sum: 10 (proven optimal)"));
         assert!(text.contains("\nweights: 1 + 2 + 3 + 4 = 10\n"), "{text}");
         assert!(super::text(&grid(), &sample(false)).contains("upper bound 12 (gap 16.67%)"));
+    }
+
+    #[test]
+    fn minimised_answers_say_smallest_and_lower_bound() {
+        let mut p = sample(false);
+        p.sense = crate::weight::Sense::Min;
+        p.bound = 8;
+        let text = text(&grid(), &p);
+        assert!(
+            text.contains("smallest sum: 10 (best found, lower bound 8 (gap 25.00%))"),
+            "{text}"
+        );
+        let info = RunInfo {
+            seconds: 0.5,
+            threads: 1,
+        };
+        let v: serde_json::Value = serde_json::from_str(&json(&p, info)).unwrap();
+        assert_eq!((&v["sense"], &v["bound"]), (&"min".into(), &8.into()));
     }
 
     #[test]

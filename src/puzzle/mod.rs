@@ -10,7 +10,8 @@
 //! ```
 //! use queens::puzzle::{self, Puzzle, Style, Verdict, Weight};
 //! let grid = Weight::read("7\n").unwrap();
-//! let solved = puzzle::solve::<Weight>(grid, &(), &queens::Options::default()).unwrap();
+//! let sense = queens::weight::Sense::Max;
+//! let solved = puzzle::solve::<Weight>(grid, &sense, &queens::Options::default()).unwrap();
 //! let json = solved.write(Style::Json).unwrap();
 //! assert!(json.starts_with(r#"{"problem":"weight","n":1,"sum":7,"#));
 //! let verdict = Weight::check(&solved.input, &json).unwrap();
@@ -27,7 +28,7 @@ pub use complete::{Complete, CompleteAnswer, CompleteChoices};
 pub use count::{Count, CountChoices, CountOutcome, Listing};
 pub use guard::{Guard, GuardAnswer, GuardChoices};
 pub use repair::Repair;
-pub use weight::Weight;
+pub use weight::{Sense, Weight};
 
 use crate::format::{ParseError, RunInfo};
 use crate::Options;
@@ -231,11 +232,13 @@ mod tests {
 
     #[test]
     fn every_problem_reads_solves_writes_and_checks() {
-        round_trip::<Weight>(
-            "1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 15 16\n",
-            (),
-            ("\"sum\":34", "\"sum\":35"),
-        );
+        for sense in [crate::weight::Sense::Max, crate::weight::Sense::Min] {
+            round_trip::<Weight>(
+                "1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 15 16\n",
+                sense,
+                ("\"sum\":34", "\"sum\":35"),
+            );
+        }
         round_trip::<Repair>(
             "qqqq\n....\n....\n....\n",
             (),
@@ -254,7 +257,7 @@ mod tests {
         assert_eq!((bad.line, bad.col), (2, 3));
         let none = solve::<Weight>(
             Weight::read("1 2\n3 4\n").unwrap(),
-            &(),
+            &crate::weight::Sense::Max,
             &Options::default(),
         );
         assert!(Weight::unanswerable(&none.err().unwrap()));

@@ -4,17 +4,19 @@ use super::{verdict, CheckError, Puzzle, Solved, Style, Unwritable, Verdict};
 use crate::format::answer::{read_answer, WeightCertificate};
 use crate::format::{self, svg, ParseError};
 use crate::problem::WeightGrid;
-use crate::weight::{best, Placement, WeightError};
+pub use crate::weight::Sense;
+use crate::weight::{optimum, Placement, WeightError};
 use crate::{verify, Options};
 
-/// `queens weight`: read a weight grid, place N non-attacking queens of the best sum.
+/// `queens weight`: read a weight grid, place N non-attacking queens of the best sum (the
+/// largest, or the smallest when the choice is [`Sense::Min`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Weight;
 
 impl Puzzle for Weight {
     const NAME: &'static str = "weight";
     type Input = WeightGrid;
-    type Choices = ();
+    type Choices = Sense;
     type Answer = Placement;
     type Error = WeightError;
 
@@ -22,8 +24,12 @@ impl Puzzle for Weight {
         format::parse_weight_grid(text)
     }
 
-    fn solve(grid: &WeightGrid, _: &(), options: &Options) -> Result<Placement, WeightError> {
-        best(grid, options)
+    fn solve(
+        grid: &WeightGrid,
+        sense: &Sense,
+        options: &Options,
+    ) -> Result<Placement, WeightError> {
+        optimum(grid, *sense, options)
     }
 
     fn unanswerable(error: &WeightError) -> bool {

@@ -24,7 +24,7 @@ use crate::count::{self, MAX_N};
 use crate::format::{self, svg};
 use crate::guard::Rule;
 use crate::puzzle::{self, Answered, Count, CountChoices, Guard, GuardChoices, Listing, Puzzle};
-use crate::puzzle::{Complete, CompleteChoices, Repair, Style, Weight};
+use crate::puzzle::{Complete, CompleteChoices, Repair, Sense, Style, Weight};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, Path, RawQuery, State};
@@ -190,7 +190,12 @@ async fn search<P: Puzzle>(
         limit.as_secs_f64(),
         query.flag("independent"),
         query.flag("count_sets"),
-    ) + &format!(" {:?} {:?}", query.flag("count"), query.get("diagonals"));
+    ) + &format!(
+        " {:?} {:?} {:?}",
+        query.flag("count"),
+        query.get("diagonals"),
+        query.flag("minimize")
+    );
     if let Some(solved) = remembered(&shared, &key) {
         return render(solved.as_ref(), style);
     }
@@ -234,6 +239,15 @@ fn no_choices(_: &Query) -> Result<(), ApiError> {
 /// A yes-or-no parameter, or the 400 naming it.
 fn flag(query: &Query, name: &str) -> Result<bool, ApiError> {
     query.flag(name).map_err(bad_request)
+}
+
+/// The weight choice of `?minimize` (the smallest sum instead of the largest).
+fn weight_choices(query: &Query) -> Result<Sense, ApiError> {
+    Ok(if flag(query, "minimize")? {
+        Sense::Min
+    } else {
+        Sense::Max
+    })
 }
 
 /// The guard choices of `?independent` and `?count_sets` (lower bounds from theorems).
@@ -411,7 +425,7 @@ pub fn router(config: Config) -> Router {
         .route("/", get(|| async { page::index() }))
         .route("/app.js", get(|| async { page::script() }))
         .route("/style.css", get(|| async { page::style() }))
-        .route("/api/weight", search_route::<Weight>(no_choices))
+        .route("/api/weight", search_route::<Weight>(weight_choices))
         .route("/api/repair", search_route::<Repair>(no_choices))
         .route("/api/guard", search_route::<Guard>(guard_choices))
         .route("/api/complete", search_route::<Complete>(complete_choices))

@@ -49,14 +49,62 @@ pub struct Placement {
     pub sum: i128,
     /// One queen per row, in row order; no two attack each other.
     pub queens: Vec<Square>,
-    /// Whether `sum` is proven to be the largest possible.
+    /// Whether `sum` is proven to be the best possible (largest, or smallest for [`Sense::Min`]).
     pub optimal: bool,
-    /// Proven upper bound on the largest sum; equals `sum` when `optimal`.
+    /// Proven bound on the best sum: an upper bound on the largest sum ([`Sense::Max`]), a
+    /// lower bound on the smallest ([`Sense::Min`]); equals `sum` when `optimal`.
     pub bound: i128,
     /// Search nodes visited (varies with the thread count; the answer does not).
     pub nodes: u64,
     /// Whether the cancel flag (not the clock) stopped the search before the proof.
     pub cancelled: bool,
+    /// Whether the sum was maximised or minimised (and so whether `bound` is an upper or a
+    /// lower bound).
+    pub sense: Sense,
+}
+
+/// Which way [`optimum`] optimises the sum.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Sense {
+    /// The largest sum; the bound is an upper bound.
+    #[default]
+    Max,
+    /// The smallest sum; the bound is a lower bound.
+    Min,
+}
+
+impl Sense {
+    /// `"max"` or `"min"`, as the JSON answer and the API write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Sense::Max => "max",
+            Sense::Min => "min",
+        }
+    }
+
+    /// How answers name the sum: `"best sum"` or `"smallest sum"`.
+    pub fn sum_label(self) -> &'static str {
+        match self {
+            Sense::Max => "best sum",
+            Sense::Min => "smallest sum",
+        }
+    }
+
+    /// How answers name the bound: `"upper bound"` or `"lower bound"`.
+    pub fn bound_label(self) -> &'static str {
+        match self {
+            Sense::Max => "upper bound",
+            Sense::Min => "lower bound",
+        }
+    }
+
+    /// Whether sum `a` is better than sum `b` in this sense.
+    pub fn better(self, a: i128, b: i128) -> bool {
+        match self {
+            Sense::Max => a > b,
+            Sense::Min => a < b,
+        }
+    }
 }
 
 impl Placement {
@@ -67,7 +115,7 @@ impl Placement {
             return 0.0;
         }
         let scale = self.bound.unsigned_abs().max(1) as f64;
-        (self.bound - self.sum) as f64 * 100.0 / scale
+        (self.bound - self.sum).unsigned_abs() as f64 * 100.0 / scale
     }
 }
 
@@ -101,6 +149,7 @@ pub enum WeightError {
 /// solutions, the lexicographically first on ties, with no thread, table or search set-up.
 fn best_listed(
     grid: &WeightGrid,
+    sense: Sense,
     solutions: crate::board::ListedSolutions,
 ) -> Result<Placement, WeightError> {
     let n = grid.n;
@@ -113,7 +162,7 @@ fn best_listed(
     let mut best: Option<(i128, &[u8])> = None;
     for cols in solutions {
         let sum = sum_of(cols);
-        if best.is_none_or(|(b, _)| sum > b) {
+        if best.is_none_or(|(b, _)| sense.better(sum, b)) {
             best = Some((sum, cols));
         }
     }
@@ -130,6 +179,7 @@ fn best_listed(
         bound: sum,
         nodes: solutions.len() as u64,
         cancelled: false,
+        sense,
     })
 }
 
@@ -152,6 +202,27 @@ fn best_listed(
 /// [`WeightError::NoPlacement`] for N = 2 and 3, [`WeightError::Malformed`] when
 /// `cells.len() != n * n`.
 pub fn best(grid: &WeightGrid, options: &Options) -> Result<Placement, WeightError> {
+    optimum(grid, Sense::Max, options)
+}
+
+/// The placement of `grid.n` mutually non-attacking queens with the best sum in `sense`: as
+/// [`best`] for [`Sense::Max`]; for [`Sense::Min`] the smallest sum, with a proven lower
+/// `bound` when a limit stops the search first.
+///
+/// ```
+/// use queens::weight::{optimum, Sense, WeightGrid};
+/// let grid = WeightGrid { n: 4, cells: (1..=16).collect() };
+/// let answer = optimum(&grid, Sense::Min, &queens::Options::default()).unwrap();
+/// assert_eq!((answer.sum, answer.optimal, answer.bound), (34, true, 34));
+/// ```
+///
+/// # Errors
+/// As [`best`].
+pub fn optimum(
+    grid: &WeightGrid,
+    sense: Sense,
+    options: &Options,
+) -> Result<Placement, WeightError> {
     let n = grid.n;
     if n == 0 || n > MAX_WEIGHT_SIDE {
         return Err(WeightError::UnsupportedSize { n });
@@ -163,7 +234,7 @@ pub fn best(grid: &WeightGrid, options: &Options) -> Result<Placement, WeightErr
         });
     }
     if let Some(solutions) = crate::board::listed_solutions(n) {
-        return best_listed(grid, solutions);
+        return best_listed(grid, sense, solutions);
     }
     match n {
         1 => {
@@ -176,19 +247,25 @@ pub fn best(grid: &WeightGrid, options: &Options) -> Result<Placement, WeightErr
                 bound: sum,
                 nodes: 1,
                 cancelled: false,
+                sense,
             });
         }
         2 | 3 => return Err(WeightError::NoPlacement { n }),
         _ => {}
     }
-    // Costs to minimise: the row maximum minus the weight, in 0..2^64.
-    let row_max: Vec<i128> = grid
+    // Costs to minimise, in 0..2^64: the row maximum minus the weight (the largest sum), or the
+    // weight minus the row minimum (the smallest sum). The sum is `base - cost` or
+    // `base + cost`.
+    let row_best: Vec<i128> = grid
         .cells
         .chunks(n)
-        .map(|row| row.iter().copied().max().unwrap_or(0) as i128)
+        .map(|row| match sense {
+            Sense::Max => row.iter().copied().max().unwrap_or(0) as i128,
+            Sense::Min => row.iter().copied().min().unwrap_or(0) as i128,
+        })
         .collect();
     let costs: Vec<i128> = (0..n * n)
-        .map(|i| row_max[i / n] - grid.cells[i] as i128)
+        .map(|i| (row_best[i / n] - grid.cells[i] as i128).abs())
         .collect();
     let widest = costs.iter().copied().max().unwrap_or(0);
     let tuning = if n <= <u64 as Lanes>::WIDTH {
@@ -197,16 +274,27 @@ pub fn best(grid: &WeightGrid, options: &Options) -> Result<Placement, WeightErr
         Tuning::wide(n)
     };
     let narrow_costs = widest <= 1 << 36;
+    let base: i128 = row_best.iter().sum();
+    let sum_of_cost = |cost: i128| match sense {
+        Sense::Max => base - cost,
+        Sense::Min => base + cost,
+    };
+    let report = |cost: i128, proven: i128| {
+        options.report_search(crate::SearchEvent::Sums {
+            best: sum_of_cost(cost),
+            bound: sum_of_cost(proven),
+        });
+    };
     let outcome = if n <= <u64 as Lanes>::WIDTH {
         if narrow_costs {
-            solve::<i64, u64>(n, &costs, options, tuning)
+            solve::<i64, u64>(n, &costs, options, tuning, &report)
         } else {
-            solve::<i128, u64>(n, &costs, options, tuning)
+            solve::<i128, u64>(n, &costs, options, tuning, &report)
         }
     } else if narrow_costs {
-        solve_wide::<i64>(n, &costs, options, tuning)
+        solve_wide::<i64>(n, &costs, options, tuning, &report)
     } else {
-        solve_wide::<i128>(n, &costs, options, tuning)
+        solve_wide::<i128>(n, &costs, options, tuning, &report)
     };
     let queens: Vec<Square> = outcome
         .cols
@@ -214,8 +302,7 @@ pub fn best(grid: &WeightGrid, options: &Options) -> Result<Placement, WeightErr
         .enumerate()
         .map(|(r, &c)| Square::new(r, c as usize))
         .collect();
-    let base: i128 = row_max.iter().sum();
-    let sum = base - outcome.cost;
+    let sum = sum_of_cost(outcome.cost);
     let optimal = outcome.proven_cost >= outcome.cost;
     Ok(Placement {
         n,
@@ -225,10 +312,11 @@ pub fn best(grid: &WeightGrid, options: &Options) -> Result<Placement, WeightErr
         bound: if optimal {
             sum
         } else {
-            base - outcome.proven_cost
+            sum_of_cost(outcome.proven_cost)
         },
         nodes: outcome.nodes,
         cancelled: outcome.cancelled && !optimal,
+        sense,
     })
 }
 
@@ -304,6 +392,23 @@ struct Outcome {
     cancelled: bool,
 }
 
+/// Called with the best cost found and the proven lower bound on the optimal cost (unscaled) as
+/// they move.
+type Report<'a> = dyn Fn(i128, i128) + Sync + 'a;
+
+/// The proven lower bound on the true (unscaled) cost of every completion from a bound `lb` on
+/// the adjusted, scaled cost (true costs are whole multiples of [`SCALE`]).
+fn proven_from<T: Cost>(lb: T, lambda_total: T) -> i128 {
+    let lb = lb.to_i128() - lambda_total.to_i128();
+    lb.div_euclid(SCALE) + i128::from(lb.rem_euclid(SCALE) != 0)
+}
+
+/// Raises the shared proven bound to `value` if that is higher.
+fn raise(proven: &Mutex<i128>, value: i128) {
+    let mut p = proven.lock().unwrap_or_else(|e| e.into_inner());
+    *p = (*p).max(value);
+}
+
 /// Minimises the cost of a placement with costs held in type `T` (wide enough for the grid) and
 /// row and column sets held in `L` (at least `n` bits).
 fn solve<T: Cost, L: Lanes>(
@@ -311,6 +416,7 @@ fn solve<T: Cost, L: Lanes>(
     costs: &[i128],
     options: &Options,
     tuning: Tuning,
+    report: &Report<'_>,
 ) -> Outcome {
     let deadline = options.deadline();
     let scale = T::from_i128(SCALE);
@@ -362,142 +468,194 @@ fn solve<T: Cost, L: Lanes>(
         stop: AtomicBool::new(false),
         deadline: deadline.clone(),
     };
-    let finish = |open: Option<T>, nodes: u64| {
-        let best = shared.best.lock().unwrap_or_else(|e| e.into_inner());
-        let best_cost = best.cost.to_i128() / SCALE;
-        let proven = match open {
-            None => best_cost,
-            Some(lb) => {
-                let lb = lb.to_i128() - lambda_total.to_i128();
-                lb.div_euclid(SCALE) + i128::from(lb.rem_euclid(SCALE) != 0)
+    let proven = Mutex::new(0i128);
+    let finished = AtomicBool::new(false);
+    let run = || -> Outcome {
+        let finish = |open: Option<T>, nodes: u64| {
+            let best = shared.best.lock().unwrap_or_else(|e| e.into_inner());
+            let best_cost = best.cost.to_i128() / SCALE;
+            let proven = match open {
+                None => best_cost,
+                Some(lb) => proven_from(lb, lambda_total),
+            };
+            Outcome {
+                cost: best_cost,
+                proven_cost: proven.min(best_cost),
+                cols: best.cols.clone(),
+                nodes,
+                cancelled: deadline.cancelled(),
             }
         };
-        Outcome {
-            cost: best_cost,
-            proven_cost: proven.min(best_cost),
-            cols: best.cols.clone(),
-            nodes,
-            cancelled: deadline.cancelled(),
+        let Some(root) = Node::root(&problem) else {
+            return finish(None, 1);
+        };
+        raise(&proven, proven_from(root.lb, lambda_total));
+        // A sequential dive: a good incumbent early, and the whole proof for small boards.
+        let mut dive = Worker::new(&problem, &shared, 0, tuning.dive_nodes);
+        let open = dive.search(&root);
+        let mut nodes = dive.nodes;
+        if open.is_none() || shared.stop.load(Ordering::Relaxed) {
+            return finish(open, nodes);
         }
-    };
-    let Some(root) = Node::root(&problem) else {
-        return finish(None, 1);
-    };
-    // A sequential dive: a good incumbent early, and the whole proof for small boards.
-    let mut dive = Worker::new(&problem, &shared, 0, tuning.dive_nodes);
-    let open = dive.search(&root);
-    let mut nodes = dive.nodes;
-    if open.is_none() || shared.stop.load(Ordering::Relaxed) {
-        return finish(open, nodes);
-    }
-    // The dive did not finish: a harder instance, worth a better incumbent before splitting.
-    {
-        let mut best = shared.best.lock().unwrap_or_else(|e| e.into_inner());
-        let mut cols = best.cols.clone();
-        heuristic::anneal(
-            &mut cols,
-            costs,
-            tuning.anneal_moves_per_row * n as u64,
-            0x5EED,
-        );
-        heuristic::swap_descent(&mut cols, |r, c| costs[r * n + c], 64);
-        let improved = T::from_i128(cost_of(&cols) * SCALE);
-        if improved < best.cost {
-            best.cost = improved;
-            best.cols = cols;
+        // The dive did not finish: a harder instance, worth a better incumbent before splitting.
+        {
+            let mut best = shared.best.lock().unwrap_or_else(|e| e.into_inner());
+            let mut cols = best.cols.clone();
+            heuristic::anneal(
+                &mut cols,
+                costs,
+                tuning.anneal_moves_per_row * n as u64,
+                0x5EED,
+            );
+            heuristic::swap_descent(&mut cols, |r, c| costs[r * n + c], 64);
+            let improved = T::from_i128(cost_of(&cols) * SCALE);
+            if improved < best.cost {
+                best.cost = improved;
+                best.cols = cols;
+            }
         }
-    }
-    if tuning.neighbourhoods > 0 {
-        nodes += in_pool::<L, _>(options, || {
-            search::neighbourhoods(
-                &problem,
-                &shared,
-                &root,
-                tuning.neighbourhoods,
-                tuning.neighbourhood_rows,
-                tuning.neighbourhood_nodes,
-            )
+        if tuning.neighbourhoods > 0 {
+            nodes += in_pool::<L, _>(options, || {
+                search::neighbourhoods(
+                    &problem,
+                    &shared,
+                    &root,
+                    tuning.neighbourhoods,
+                    tuning.neighbourhood_rows,
+                    tuning.neighbourhood_nodes,
+                )
+            });
+            if shared.stop.load(Ordering::Relaxed) {
+                return finish(Some(root.lb), nodes);
+            }
+        }
+        // Split the tree into a frontier that does not depend on the thread count.
+        let mut splitter = Worker::new(&problem, &shared, 1, u64::MAX);
+        let mut frontier = vec![root];
+        while frontier.len() < tuning.frontier {
+            if deadline.reached() {
+                let open = frontier.iter().map(|node| node.lb).min();
+                return finish(open, nodes + splitter.nodes);
+            }
+            let mut next = Vec::new();
+            for node in &frontier {
+                next.extend(splitter.expand(node));
+            }
+            let grew = next.len() > frontier.len();
+            frontier = next;
+            if !grew {
+                break;
+            }
+        }
+        nodes += splitter.nodes;
+        frontier.sort_by_key(|node| node.lb);
+        let total = frontier.len();
+        let next_index = AtomicUsize::new(0);
+        let done = AtomicUsize::new(0);
+        let node_count = AtomicU64::new(nodes);
+        let open_bounds: Mutex<Option<T>> = Mutex::new(None);
+        // For progress: which subproblems are done, and the first one that is not.
+        let completed: Vec<AtomicBool> = (0..total).map(|_| AtomicBool::new(false)).collect();
+        let first_open = Mutex::new(0usize);
+        // The Polyak target of the subproblems' multipliers: fixed now, so that they do not depend
+        // on timing.
+        let target = shared.best.lock().unwrap_or_else(|e| e.into_inner()).cost;
+        in_pool::<L, _>(options, || {
+            let threads = rayon::current_num_threads().max(1);
+            rayon::scope(|scope| {
+                for _ in 0..threads {
+                    scope.spawn(|_| loop {
+                        let i = next_index.fetch_add(1, Ordering::Relaxed);
+                        if i >= total {
+                            break;
+                        }
+                        let mut worker = Worker::new(&problem, &shared, i + 1, u64::MAX);
+                        let open = if worker.can_prune(&frontier[i]) {
+                            None
+                        } else if shared.stop.load(Ordering::Relaxed) || deadline.reached() {
+                            shared.stop.store(true, Ordering::Relaxed);
+                            Some(frontier[i].lb)
+                        } else if let Some((sub, node)) = search::retune(
+                            &problem,
+                            &frontier[i],
+                            target,
+                            tuning.retune_steps,
+                            &deadline,
+                        ) {
+                            let mut inner = Worker::new(&sub, &shared, i + 1, u64::MAX);
+                            let open = inner.search(&node);
+                            worker.nodes += inner.nodes;
+                            // Express an open bound in the outer problem's terms.
+                            open.map(|lb| {
+                                T::from_i128(
+                                    lb.to_i128() - sub.lambda_total.to_i128()
+                                        + problem.lambda_total.to_i128(),
+                                )
+                            })
+                        } else {
+                            worker.search(&frontier[i])
+                        };
+                        node_count.fetch_add(worker.nodes, Ordering::Relaxed);
+                        let open_so_far = {
+                            let mut o = open_bounds.lock().unwrap_or_else(|e| e.into_inner());
+                            if let Some(lb) = open {
+                                *o = Some(o.map_or(lb, |x: T| x.min(lb)));
+                            }
+                            *o
+                        };
+                        // The proven bound: the least of the open bounds of stopped
+                        // subproblems and the bound of the first subproblem not done (the
+                        // frontier is sorted by bound).
+                        completed[i].store(true, Ordering::Release);
+                        let mut low = first_open.lock().unwrap_or_else(|e| e.into_inner());
+                        while *low < total && completed[*low].load(Ordering::Acquire) {
+                            *low += 1;
+                        }
+                        let pending = frontier.get(*low).map(|node| node.lb);
+                        drop(low);
+                        let least = match (open_so_far, pending) {
+                            (Some(a), Some(b)) => Some(a.min(b)),
+                            (a, b) => a.or(b),
+                        };
+                        if let Some(lb) = least {
+                            raise(&proven, proven_from(lb, lambda_total));
+                        }
+                        let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
+                        options.report(finished as u64, total as u64);
+                    });
+                }
+            });
         });
-        if shared.stop.load(Ordering::Relaxed) {
-            return finish(Some(root.lb), nodes);
-        }
+        let open = *open_bounds.lock().unwrap_or_else(|e| e.into_inner());
+        finish(open, node_count.load(Ordering::Relaxed))
+    };
+    if options.search_progress.is_none() {
+        return run();
     }
-    // Split the tree into a frontier that does not depend on the thread count.
-    let mut splitter = Worker::new(&problem, &shared, 1, u64::MAX);
-    let mut frontier = vec![root];
-    while frontier.len() < tuning.frontier {
-        if deadline.reached() {
-            let open = frontier.iter().map(|node| node.lb).min();
-            return finish(open, nodes + splitter.nodes);
-        }
-        let mut next = Vec::new();
-        for node in &frontier {
-            next.extend(splitter.expand(node));
-        }
-        let grew = next.len() > frontier.len();
-        frontier = next;
-        if !grew {
-            break;
-        }
-    }
-    nodes += splitter.nodes;
-    frontier.sort_by_key(|node| node.lb);
-    let total = frontier.len();
-    let next_index = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    let node_count = AtomicU64::new(nodes);
-    let open_bounds: Mutex<Option<T>> = Mutex::new(None);
-    // The Polyak target of the subproblems' multipliers: fixed now, so that they do not depend
-    // on timing.
-    let target = shared.best.lock().unwrap_or_else(|e| e.into_inner()).cost;
-    in_pool::<L, _>(options, || {
-        let threads = rayon::current_num_threads().max(1);
-        rayon::scope(|scope| {
-            for _ in 0..threads {
-                scope.spawn(|_| loop {
-                    let i = next_index.fetch_add(1, Ordering::Relaxed);
-                    if i >= total {
-                        break;
-                    }
-                    let mut worker = Worker::new(&problem, &shared, i + 1, u64::MAX);
-                    let open = if worker.can_prune(&frontier[i]) {
-                        None
-                    } else if shared.stop.load(Ordering::Relaxed) || deadline.reached() {
-                        shared.stop.store(true, Ordering::Relaxed);
-                        Some(frontier[i].lb)
-                    } else if let Some((sub, node)) = search::retune(
-                        &problem,
-                        &frontier[i],
-                        target,
-                        tuning.retune_steps,
-                        &deadline,
-                    ) {
-                        let mut inner = Worker::new(&sub, &shared, i + 1, u64::MAX);
-                        let open = inner.search(&node);
-                        worker.nodes += inner.nodes;
-                        // Express an open bound in the outer problem's terms.
-                        open.map(|lb| {
-                            T::from_i128(
-                                lb.to_i128() - sub.lambda_total.to_i128()
-                                    + problem.lambda_total.to_i128(),
-                            )
-                        })
-                    } else {
-                        worker.search(&frontier[i])
-                    };
-                    node_count.fetch_add(worker.nodes, Ordering::Relaxed);
-                    if let Some(lb) = open {
-                        let mut o = open_bounds.lock().unwrap_or_else(|e| e.into_inner());
-                        *o = Some(o.map_or(lb, |x: T| x.min(lb)));
-                    }
-                    let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
-                    options.report(finished as u64, total as u64);
-                });
+    // Progress: a watcher reports the best cost and the proven bound whenever they move.
+    std::thread::scope(|scope| {
+        let watcher = scope.spawn(|| {
+            let mut last = None;
+            loop {
+                let stop = finished.load(Ordering::Acquire);
+                let best = shared.best.lock().unwrap_or_else(|e| e.into_inner()).cost;
+                let best = best.to_i128() / SCALE;
+                let bound = (*proven.lock().unwrap_or_else(|e| e.into_inner())).min(best);
+                if last != Some((best, bound)) {
+                    report(best, bound);
+                    last = Some((best, bound));
+                }
+                if stop {
+                    break;
+                }
+                std::thread::park_timeout(std::time::Duration::from_millis(100));
             }
         });
-    });
-    let open = *open_bounds.lock().unwrap_or_else(|e| e.into_inner());
-    finish(open, node_count.load(Ordering::Relaxed))
+        let outcome = run();
+        finished.store(true, Ordering::Release);
+        watcher.thread().unpark();
+        outcome
+    })
 }
 
 /// Stack size of the threads that search boards wider than 64: a search node then holds
@@ -506,18 +664,26 @@ const WIDE_STACK: usize = 256 << 20;
 
 /// [`solve`] on 128-bit row and column sets, on a thread with a stack deep enough for it (the
 /// caller's may be small, e.g. a test thread's).
-fn solve_wide<T: Cost>(n: usize, costs: &[i128], options: &Options, tuning: Tuning) -> Outcome {
+fn solve_wide<T: Cost>(
+    n: usize,
+    costs: &[i128],
+    options: &Options,
+    tuning: Tuning,
+    report: &Report<'_>,
+) -> Outcome {
     std::thread::scope(|scope| {
         let solver = std::thread::Builder::new()
             .name("queens-weight".into())
             .stack_size(WIDE_STACK)
-            .spawn_scoped(scope, || solve::<T, u128>(n, costs, options, tuning));
+            .spawn_scoped(scope, || {
+                solve::<T, u128>(n, costs, options, tuning, report)
+            });
         match solver {
             Ok(handle) => handle
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
             // No thread to be had: try on this one.
-            Err(_) => solve::<T, u128>(n, costs, options, tuning),
+            Err(_) => solve::<T, u128>(n, costs, options, tuning, report),
         }
     })
 }
@@ -690,9 +856,9 @@ mod tests {
         };
         let options = Options::with_threads(threads);
         let outcome = if costs.iter().all(|&c| c <= 1 << 36) {
-            solve::<i64, L>(n, costs, &options, tuning)
+            solve::<i64, L>(n, costs, &options, tuning, &|_, _| {})
         } else {
-            solve::<i128, L>(n, costs, &options, tuning)
+            solve::<i128, L>(n, costs, &options, tuning, &|_, _| {})
         };
         (outcome.cost, outcome.proven_cost, outcome.cols)
     }

@@ -16,7 +16,7 @@ const $ = (id) => document.getElementById(id);
 const key = (r, c) => r + "," + c;
 
 const EXPLAIN = {
-  weight: "Every square holds a number. Place N queens, no two attacking, with the largest sum. Edit the numbers, then Solve.",
+  weight: "Every square holds a number. Place N queens, no two attacking, with the largest sum (or the smallest). Edit the numbers, then Solve.",
   repair: "Click squares to place N queens on an N x N board. Solve finds the fewest real queen moves (no jumping over queens) to a position where no two attack.",
   guard: "Click squares to mark them. Solve finds the fewest queens that stand on or attack every marked square.",
   complete: "Place some queens and block some squares. Solve completes the board to N queens, no two attacking and none on a blocked square, or proves that no completion exists; Count counts the completions.",
@@ -316,7 +316,9 @@ function showStatus(text, proven) {
 function describe(a) {
   const secs = " in " + a.seconds.toFixed(3) + " s";
   if (a.problem === "weight") {
-    return "best sum " + a.sum + (a.optimal ? " (proven optimal)" : " (best found; upper bound " + a.bound + ")") + secs;
+    const least = a.sense === "min";
+    const bound = least ? " (best found; lower bound " : " (best found; upper bound ";
+    return (least ? "smallest sum " : "best sum ") + a.sum + (a.optimal ? " (proven optimal)" : bound + a.bound + ")") + secs;
   }
   if (a.problem === "repair") {
     const moves = a.moves + (a.moves === 1 ? " move" : " moves");
@@ -360,6 +362,7 @@ async function solve(counting = false) {
   const limit = $("time-limit").value.trim();
   if (limit !== "") params.set("time_limit", limit);
   if (problem === "guard" && $("independent").checked) params.set("independent", "1");
+  if (problem === "weight" && $("minimize").checked) params.set("minimize", "1");
   const url = "/api/" + problem + "?" + params;
   stopPlaying();
   $("solve").disabled = $("count-completions").disabled = true;
@@ -555,6 +558,7 @@ function choose(p) {
   $("independent-box").hidden = p !== "guard";
   $("count-completions").hidden = p !== "complete";
   $("completed").hidden = true;
+  $("minimize-box").hidden = p !== "weight";
   const b = boards[p];
   $("size").value = b.rows === b.cols ? String(b.rows) : b.rows + "x" + b.cols;
   $("stepper").hidden = true;
