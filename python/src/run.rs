@@ -102,6 +102,18 @@ pub fn interruptible<T: Send>(
     on_worker(py, options, &work)
 }
 
+/// Runs `work` with `options` at once on the calling thread, holding the interpreter's lock:
+/// for solves that take microseconds whatever the input ([`crate::answers::IntoAnswer::quick`]),
+/// where giving up the lock and watching the budget would cost more than the solve. Nothing
+/// interrupts it (a signal is handled when it returns). A panic becomes a Python exception.
+pub fn at_once<T>(options: Options, work: impl FnOnce(&Options) -> T) -> PyResult<Outcome<T>> {
+    let result = catch_unwind(AssertUnwindSafe(|| work(&options))).map_err(panic_error)?;
+    Ok(Outcome {
+        result,
+        interrupt: None,
+    })
+}
+
 /// Runs `work` on a worker thread while the calling thread looks for signals (see
 /// [`interruptible`]).
 fn on_worker<T: Send>(
