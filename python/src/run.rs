@@ -61,7 +61,7 @@ pub struct Outcome<T> {
 
 /// Runs `work` with `options` without the interpreter's lock, so that Ctrl-C stops it.
 ///
-/// Most calls are short (a judge's board, an 8 x 8 grid: microseconds), and a thread per call
+/// Most calls are short (a judge's board, a 12 x 12 grid: microseconds), and a thread per call
 /// would cost more than the solve. So `work` first runs on the calling thread, watched by the
 /// one [`budget`] ticker: if it is still running after [`INLINE_BUDGET`], the ticker sets its
 /// cancel flag, its answer is dropped, and `work` runs again from the start on a worker thread
