@@ -33,6 +33,15 @@ fn to_dict<'py, P: Puzzle>(py: Python<'py>, solved: &Solved<P>) -> PyResult<Boun
         .downcast_into::<PyDict>()?)
 }
 
+/// `value` as a Python int; one within 64 bits the cheap way (under the stable ABI, PyO3
+/// builds a 128-bit int from two halves with Python arithmetic).
+fn int128(py: Python<'_>, value: i128) -> PyResult<Bound<'_, PyAny>> {
+    match i64::try_from(value) {
+        Ok(small) => Ok(small.into_pyobject(py)?.into_any()),
+        Err(_) => Ok(value.into_pyobject(py)?.into_any()),
+    }
+}
+
 /// Squares as `(row, column)` pairs.
 fn pairs(squares: &[Square]) -> Vec<(usize, usize)> {
     squares.iter().map(|s| (s.row, s.col)).collect()
@@ -195,8 +204,8 @@ answer_methods!(WeightAnswer {
     }
     /// The sum of the weights under the queens.
     #[getter]
-    fn sum(&self) -> i128 {
-        self.solved.answer.sum
+    fn sum<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        int128(py, self.solved.answer.sum)
     }
     /// The queens as `(row, column)` pairs, one per row, in row order.
     #[getter]
@@ -210,8 +219,8 @@ answer_methods!(WeightAnswer {
     }
     /// The proven upper bound on the largest sum.
     #[getter]
-    fn bound(&self) -> i128 {
-        self.solved.answer.bound
+    fn bound<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        int128(py, self.solved.answer.bound)
     }
     /// Search nodes visited.
     #[getter]
@@ -507,20 +516,35 @@ answer_methods!(CompleteAnswer {
 pub trait IntoAnswer: Puzzle + Sized {
     /// `solved` wrapped in its answer class.
     fn into_answer(py: Python<'_>, solved: Solved<Self>) -> PyResult<PyObject>;
+
+    /// Whether solving `input` takes microseconds whatever it holds, so that it runs at once
+    /// on the calling thread, holding the interpreter's lock ([`crate::run::at_once`]).
+    fn quick(_input: &Self::Input) -> bool {
+        false
+    }
 }
 
 macro_rules! into_answer {
-    ($puzzle:ty, $class:ident) => {
+    ($puzzle:ty, $class:ident $(, $quick:item)?) => {
         impl IntoAnswer for $puzzle {
             fn into_answer(py: Python<'_>, solved: Solved<Self>) -> PyResult<PyObject> {
                 Ok(Py::new(py, $class { solved })?.into_any())
             }
+            $($quick)?
         }
     };
 }
 
 into_answer!(Count, CountAnswer);
-into_answer!(Weight, WeightAnswer);
+into_answer!(
+    Weight,
+    WeightAnswer,
+    /// A grid of side N <= 10 is solved by scanning the listed placements (at most 724 of
+    /// them): microseconds.
+    fn quick(grid: &queens::problem::WeightGrid) -> bool {
+        queens::board::listed_solutions(grid.n).is_some()
+    }
+);
 into_answer!(Repair, RepairAnswer);
 into_answer!(Guard, GuardAnswer);
 into_answer!(Complete, CompleteAnswer);

@@ -6,6 +6,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyList, PyString, PyTuple};
+use pyo3::Borrowed;
 use queens::problem::WeightGrid;
 
 /// What the squares of a board input mean, and how they are written.
@@ -74,15 +75,14 @@ pub fn weight_input(value: &Bound<'_, PyAny>) -> PyResult<WeightInput> {
 /// This is the hot path of many small solves (an 8 x 8 solve takes well under a microsecond),
 /// so it reads the entries through borrowed references of the stable C API.
 fn square_rows(value: &Bound<'_, PyAny>) -> Option<WeightGrid> {
-    let rows = Items::of(value)?;
+    let rows = Items::of(value.as_borrowed())?;
     let n = rows.len;
     if n == 0 {
         return None;
     }
     let mut cells = Vec::with_capacity(n * n);
     for r in 0..n {
-        let row = rows.get(r)?;
-        let row = Items::of(&row)?;
+        let row = Items::of(rows.get(r)?)?;
         if row.len != n {
             return None;
         }
@@ -95,14 +95,14 @@ fn square_rows(value: &Bound<'_, PyAny>) -> Option<WeightGrid> {
 
 /// The items of a list or tuple, by index.
 struct Items<'a, 'py> {
-    seq: &'a Bound<'py, PyAny>,
+    seq: Borrowed<'a, 'py, PyAny>,
     list: bool,
     len: usize,
 }
 
 impl<'a, 'py> Items<'a, 'py> {
     /// The items of `seq` when it is a list or a tuple.
-    fn of(seq: &'a Bound<'py, PyAny>) -> Option<Self> {
+    fn of(seq: Borrowed<'a, 'py, PyAny>) -> Option<Self> {
         if let Ok(list) = seq.downcast::<PyList>() {
             Some(Items {
                 seq,
@@ -134,16 +134,17 @@ impl<'a, 'py> Items<'a, 'py> {
         }
     }
 
-    /// Item `i` as an owned reference.
-    fn get(&self, i: usize) -> Option<Bound<'py, PyAny>> {
+    /// Item `i`, borrowed from the sequence (see [`Items::borrowed`]).
+    fn get(&self, i: usize) -> Option<Borrowed<'a, 'py, PyAny>> {
         let item = self.borrowed(i);
         if item.is_null() {
             // SAFETY: the lock is held; clears the IndexError.
             unsafe { ffi::PyErr_Clear() };
             return None;
         }
-        // SAFETY: a borrowed, non-null reference; `from_borrowed_ptr` takes a new one.
-        Some(unsafe { Bound::from_borrowed_ptr(self.seq.py(), item) })
+        // SAFETY: a non-null reference borrowed from `seq`, which outlives `'a` and is not
+        // changed meanwhile (no Python code runs while the grid is read).
+        Some(unsafe { Borrowed::from_ptr(self.seq.py(), item) })
     }
 
     /// Item `i` when it is exactly a Python int within 64 bits.

@@ -74,11 +74,16 @@ fn solve_with_options<P: IntoAnswer>(
     choices: P::Choices,
     options: queens::Options,
 ) -> PyResult<PyObject> {
-    let outcome = run::interruptible(py, options, |options| {
+    let work = |options: &queens::Options| {
         let started = Instant::now();
         P::solve(&input, &choices, options)
             .map(|answer| (answer, RunInfo::measured(started, options)))
-    })?;
+    };
+    let outcome = if P::quick(&input) {
+        run::at_once(options, work)?
+    } else {
+        run::interruptible(py, options, work)?
+    };
     match (outcome.result, outcome.interrupt) {
         (Ok((answer, info)), interrupt) => {
             let answer = P::into_answer(

@@ -61,7 +61,7 @@ pub struct Outcome<T> {
 
 /// Runs `work` with `options` without the interpreter's lock, so that Ctrl-C stops it.
 ///
-/// Most calls are short (a judge's board, an 8 x 8 grid: microseconds), and a thread per call
+/// Most calls are short (a judge's board, a 12 x 12 grid: microseconds), and a thread per call
 /// would cost more than the solve. So `work` first runs on the calling thread, watched by the
 /// one [`budget`] ticker: if it is still running after [`INLINE_BUDGET`], the ticker sets its
 /// cancel flag, its answer is dropped, and `work` runs again from the start on a worker thread
@@ -100,6 +100,18 @@ pub fn interruptible<T: Send>(
         ..options
     };
     on_worker(py, options, &work)
+}
+
+/// Runs `work` with `options` at once on the calling thread, holding the interpreter's lock:
+/// for solves that take microseconds whatever the input ([`crate::answers::IntoAnswer::quick`]),
+/// where giving up the lock and watching the budget would cost more than the solve. Nothing
+/// interrupts it (a signal is handled when it returns). A panic becomes a Python exception.
+pub fn at_once<T>(options: Options, work: impl FnOnce(&Options) -> T) -> PyResult<Outcome<T>> {
+    let result = catch_unwind(AssertUnwindSafe(|| work(&options))).map_err(panic_error)?;
+    Ok(Outcome {
+        result,
+        interrupt: None,
+    })
 }
 
 /// Runs `work` on a worker thread while the calling thread looks for signals (see

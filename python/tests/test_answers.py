@@ -94,6 +94,18 @@ def test_weight_is_the_brute_force_best_and_verifies(seed):
     assert queens.weight(tuple(tuple(r) for r in grid)).sum == answer.sum
 
 
+@pytest.mark.parametrize("n", [4, 8, 11])
+def test_weight_sums_beyond_64_bits_are_exact(n):
+    # Small grids (N <= 10) take the quick path; 11 the interruptible one. Either way the
+    # sum and bound are exact ints, beyond 64 bits and below -2**63 too.
+    big = 2**62 + 3
+    for sign in (1, -1):
+        grid = [[sign * big] * n for _ in range(n)]
+        answer = queens.weight(grid)
+        assert answer.sum == answer.bound == sign * big * n
+        assert answer.to_dict()["sum"] == sign * big * n
+
+
 def test_weight_of_two_and_three_has_no_answer():
     for n in (2, 3):
         with pytest.raises(queens.NoAnswerError, match="no placement"):
