@@ -122,7 +122,7 @@ for n in $(seq "$FROM" "$TO"); do
   file="$TMP/full$n.txt"
   python3 -c "print('\n'.join(['X' * $n] * $n))" > "$file"
   json=$("$QUEENS" guard "$file" --json --threads "$THREADS")
-  q=$(field queens <<<"$json"); s=$(field seconds <<<"$json"); nodes=$(field nodes <<<"$json")
+  q=$(field guards <<<"$json"); s=$(field seconds <<<"$json"); nodes=$(field nodes <<<"$json")
   if [ "$peer_capped" = 1 ]; then
     pv='-'; pst='skipped'; ps="> $CAP"; ratio="> $(python3 -c "print(round($CAP/max($s,1e-6)))")"
   else

@@ -4,7 +4,9 @@
 use super::Status;
 use super::{emit, parse_seconds, parse_threads, solver_options, Failure};
 use clap::{Args, Subcommand};
-use queens::format::scale::{estimate_json, estimate_text, plan_json, plan_text, Projection};
+use queens::format::scale::{
+    estimate_json, estimate_text, plan_json, plan_text, Projection, ShardAdvice,
+};
 use queens::guard::{GuardError, MarkGrid, Rule};
 use queens::scale::estimate::{count_sample, sample};
 use queens::scale::{plan_for_count, GuardPlan, Shard, ShardError, WorkPlan};
@@ -118,6 +120,13 @@ pub struct PlanListing {
     /// Worker threads for making the plan and counting the sample (default: one per core).
     #[arg(short = 'j', long, value_name = "T", default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
+    /// With --estimate: also suggest how to shard the count over a cluster of C cores.
+    #[arg(long, value_name = "C", requires = "estimate", value_parser = clap::value_parser!(u64).range(1..))]
+    pub cores: Option<u64>,
+    /// With --cores: threads per shard (one process each; default 16 for the join, whose units
+    /// run on all of a process's threads, and 1 for the constellation search).
+    #[arg(long, value_name = "T", requires = "cores", value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub shard_threads: Option<u64>,
 }
 
 /// Prints the plan for N (or one shard of it), or its projected cost.
@@ -171,7 +180,23 @@ fn estimate(args: &PlanListing, plan: &dyn WorkPlan, started: Instant) -> Result
     let unit_memory = (0..plan.unit_count())
         .filter_map(|id| plan.unit_memory(id))
         .max();
+    let advice = args.cores.map(|cores| {
+        let threads = args
+            .shard_threads
+            .unwrap_or(if plan.units_share_workers() { 16 } else { 1 });
+        // The plan lists its units heaviest first: unit 0 is the heaviest.
+        let heaviest = plan.estimated_work(Some(Shard {
+            index: 0,
+            count: plan.unit_count().max(1),
+        }));
+        ShardAdvice {
+            cores,
+            threads,
+            heaviest_share: heaviest / plan.estimated_work(None).max(f64::MIN_POSITIVE),
+        }
+    });
     let projection = Projection {
+        advice,
         unit_memory,
         n: plan.n(),
         job: plan.job(),

@@ -396,6 +396,56 @@ pub struct Projection<'a> {
     pub threads: usize,
     /// The largest estimated peak memory of one unit, bytes (`None`: not estimated, small).
     pub unit_memory: Option<u64>,
+    /// The cluster to suggest a sharding for, if any.
+    pub advice: Option<ShardAdvice>,
+}
+
+/// A cluster to shard a count over: `cores` in all, `threads` per shard (one process each).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShardAdvice {
+    /// Cores in all.
+    pub cores: u64,
+    /// Threads of each shard's process.
+    pub threads: u64,
+    /// Share of the plan's estimated work in its heaviest unit (no shard ends sooner).
+    pub heaviest_share: f64,
+}
+
+/// Bytes of one ledger record at most (a record covers one unit or a run of them).
+const LEDGER_RECORD_BYTES: u64 = 200;
+
+/// What [`ShardAdvice`] suggests for a projected count.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct ShardSuggestion {
+    /// Shards (`--shard I/K`).
+    pub shards: u64,
+    /// Threads per shard (`-j T`).
+    pub threads: u64,
+    /// Projected wall hours of the whole count with every shard running at once: the work
+    /// spread evenly, but never less than the heaviest unit on one shard's threads.
+    pub wall_hours: f64,
+    /// Projected wall hours of the heaviest unit on one shard's threads.
+    pub heaviest_unit_hours: f64,
+    /// The ledgers' size in all, at most (one record per unit), bytes.
+    pub ledger_bytes: u64,
+}
+
+impl ShardAdvice {
+    /// The suggestion for `units` units and `core_seconds` of work: as many shards as the
+    /// cores hold (never more than the units).
+    pub fn suggest(&self, units: u64, core_seconds: f64) -> ShardSuggestion {
+        let threads = self.threads.min(self.cores).max(1);
+        let shards = (self.cores / threads).clamp(1, units.max(1));
+        let heaviest = self.heaviest_share * core_seconds / threads as f64;
+        let spread = core_seconds / (shards * threads) as f64;
+        ShardSuggestion {
+            shards,
+            threads,
+            wall_hours: spread.max(heaviest) / 3600.0,
+            heaviest_unit_hours: heaviest / 3600.0,
+            ledger_bytes: units * LEDGER_RECORD_BYTES,
+        }
+    }
 }
 
 impl Projection<'_> {
@@ -442,42 +492,88 @@ fn core_time(seconds: f64) -> String {
     }
 }
 
+/// `count` and `word`, plural unless the count is 1.
+fn plural(count: u64, word: &str) -> String {
+    if count == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{count} {word}s")
+    }
+}
+
+/// Wall time for people: hours, or days past two.
+fn hours_or_days(hours: f64) -> String {
+    if hours < 48.0 {
+        format!("{hours:.2} h")
+    } else {
+        format!("{:.1} days", hours / 24.0)
+    }
+}
+
+/// A size in bytes for people (KiB, MiB or GiB).
+fn bytes_words(bytes: u64) -> String {
+    match bytes {
+        b if b < 1 << 20 => format!("{} KiB", b.div_ceil(1 << 10)),
+        b if b < 1 << 30 => format!("{} MiB", b.div_ceil(1 << 20)),
+        b => format!("{:.1} GiB", b as f64 / (1u64 << 30) as f64),
+    }
+}
+
 /// The text of `queens plan N --estimate`.
 pub fn estimate_text(p: &Projection<'_>) -> String {
     let cpu = p
         .cpu_seconds
         .map_or("CPU time unknown".to_string(), |c| format!("{c:.2} s CPU"));
     let mut text = format!(
-        "{}: {} units (plan made in {:.2} s); sample: shard {} ({} units), {} counted in \
-         {:.2} s wall, {cpu} on {} threads, {:.4}% of the estimated work\n",
+        "{}: {} (plan made in {:.2} s); sample: shard {} ({}), {} counted in \
+         {:.2} s wall, {cpu} on {}, {:.4}% of the estimated work\n",
         job_words(p.n, p.job),
-        p.plan_units,
+        plural(p.plan_units, "unit"),
         p.plan_seconds,
         p.sample.shard,
-        p.counted.sample_units,
+        plural(p.counted.sample_units, "unit"),
         p.counted.units,
         p.wall_seconds,
-        p.threads,
+        plural(p.threads as u64, "thread"),
         100.0 * p.work_share()
     );
     match p.core_seconds() {
         Some(s) => {
             let _ = writeln!(
                 text,
-                "projected: {} for the whole {} ({:.0} s wall on {} such cores)",
+                "projected: {} for the whole {} ({:.0} s wall on {} such {})",
                 core_time(s),
                 match p.job {
                     Job::Count | Job::JoinCount { .. } => "count",
                     Job::Guard(_) => "refutation",
                 },
                 s / p.threads.max(1) as f64,
-                p.threads
+                p.threads,
+                if p.threads == 1 { "core" } else { "cores" }
             );
         }
         None => text.push_str(
             "projected: unknown, no unit of the sample finished within the time limit (raise \
              --time-limit)\n",
         ),
+    }
+    if let (Some(advice), Some(core)) = (p.advice, p.core_seconds()) {
+        let s = advice.suggest(p.plan_units, core);
+        let _ = writeln!(
+            text,
+            "for {} cores: {} shard{} of {} thread{} (--shard I/{} -j {}), about {} wall with \
+             all running at once (the heaviest unit alone: {}); ledgers at most {} in all",
+            advice.cores,
+            s.shards,
+            if s.shards == 1 { "" } else { "s" },
+            s.threads,
+            if s.threads == 1 { "" } else { "s" },
+            s.shards,
+            s.threads,
+            hours_or_days(s.wall_hours),
+            hours_or_days(s.heaviest_unit_hours),
+            bytes_words(s.ledger_bytes)
+        );
     }
     if let Some(bytes) = p.unit_memory {
         let _ = writeln!(
@@ -520,6 +616,10 @@ struct ProjectionJson {
     kernel: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     unit_memory_mib: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cores: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    suggestion: Option<ShardSuggestion>,
 }
 
 /// The JSON of `queens plan N --estimate` on one line, with its newline.
@@ -545,6 +645,8 @@ pub fn estimate_json(p: &Projection<'_>) -> String {
             Job::Guard(_) => None,
         },
         unit_memory_mib: p.unit_memory.map(|b| b.div_ceil(1 << 20)),
+        cores: p.advice.map(|a| a.cores),
+        suggestion: p.advice.zip(core).map(|(a, c)| a.suggest(p.plan_units, c)),
     };
     serde_json::to_string(&out).unwrap_or_default() + "\n"
 }
@@ -823,5 +925,40 @@ mod tests {
     fn ranges_are_written_compactly() {
         assert_eq!(format_ranges(&[(0, 2), (5, 5), (7, 8)]), "0-2, 5, 7-8");
         assert_eq!(format_ranges(&[]), "");
+    }
+
+    #[test]
+    fn shard_advice_fills_the_cores_but_no_shard_beats_the_heaviest_unit() {
+        let hour = 3600.0;
+        // 1,000 cores in shards of 16 threads: 62 shards; 1,000 core-hours spread over 992
+        // cores, the heaviest unit (1% of the work) alone 0.625 h on 16 threads.
+        let advice = ShardAdvice {
+            cores: 1000,
+            threads: 16,
+            heaviest_share: 0.01,
+        };
+        let s = advice.suggest(272, 1000.0 * hour);
+        assert_eq!((s.shards, s.threads), (62, 16));
+        assert!((s.wall_hours - 1000.0 / 992.0).abs() < 1e-9);
+        assert!((s.heaviest_unit_hours - 0.625).abs() < 1e-9);
+        assert_eq!(s.ledger_bytes, 272 * LEDGER_RECORD_BYTES);
+        // Fewer units than the cores hold: one shard per unit (1,000 core-hours on 160 cores).
+        let s = advice.suggest(10, 1000.0 * hour);
+        assert_eq!(s.shards, 10);
+        assert!((s.wall_hours - 6.25).abs() < 1e-9);
+        // A unit heavier than the spread sets the wall time.
+        let heavy = ShardAdvice {
+            heaviest_share: 0.5,
+            ..advice
+        };
+        assert!((heavy.suggest(272, 1000.0 * hour).wall_hours - 31.25).abs() < 1e-9);
+        // More threads per shard than cores: one shard on every core.
+        let small = ShardAdvice {
+            cores: 4,
+            threads: 16,
+            heaviest_share: 0.0,
+        };
+        assert_eq!(small.suggest(100, hour).shards, 1);
+        assert_eq!(small.suggest(100, hour).threads, 4);
     }
 }
