@@ -44,6 +44,7 @@ class CountAnswer(_Answer):
 
 class WeightAnswer(_Answer):
     n: int
+    sense: str
     sum: int
     queens: List[Square]
     optimal: bool
@@ -97,9 +98,13 @@ def count(
     """Counts the N-queens solutions (N from 1 to 32), all and up to symmetry."""
 
 def weight(
-    grid: Any, threads: Optional[int] = None, time_limit: Optional[float] = None
+    grid: Any,
+    minimize: bool = False,
+    threads: Optional[int] = None,
+    time_limit: Optional[float] = None,
 ) -> WeightAnswer:
-    """N non-attacking queens of the largest sum on an N x N grid of integers."""
+    """N non-attacking queens of the largest sum on an N x N grid of integers (the smallest
+    with ``minimize``)."""
 
 def repair(
     board: Any, threads: Optional[int] = None, time_limit: Optional[float] = None

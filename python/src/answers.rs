@@ -188,8 +188,9 @@ answer_methods!(CountAnswer {
     }
 });
 
-/// N non-attacking queens of the largest weight sum: `queens` in row order, `sum`, and
-/// `bound`, the proven upper bound (equal to `sum` when `optimal`).
+/// N non-attacking queens of the largest weight sum (the smallest when `sense` is `"min"`):
+/// `queens` in row order, `sum`, and `bound`, the proven bound on the best sum (equal to `sum`
+/// when `optimal`).
 #[pyclass(frozen, module = "queens")]
 pub struct WeightAnswer {
     pub solved: Solved<Weight>,
@@ -212,12 +213,18 @@ answer_methods!(WeightAnswer {
     fn queens(&self) -> Vec<(usize, usize)> {
         pairs(&self.solved.answer.queens)
     }
-    /// Whether `sum` is proven the largest.
+    /// `"max"` (the largest sum was asked for) or `"min"` (the smallest).
+    #[getter]
+    fn sense(&self) -> &'static str {
+        self.solved.answer.sense.name()
+    }
+    /// Whether `sum` is proven the best.
     #[getter]
     fn optimal(&self) -> bool {
         self.solved.answer.optimal
     }
-    /// The proven upper bound on the largest sum.
+    /// The proven bound on the best sum: an upper bound on the largest, or a lower bound on
+    /// the smallest.
     #[getter]
     fn bound<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         int128(py, self.solved.answer.bound)
@@ -232,6 +239,7 @@ answer_methods!(WeightAnswer {
         let a = &self.solved.answer;
         Repr::new("WeightAnswer")
             .field("n", a.n)
+            .field("sense", format_args!("'{}'", a.sense.name()))
             .field("sum", a.sum)
             .squares("queens", &a.queens)
             .flag("optimal", a.optimal)

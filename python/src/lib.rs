@@ -17,13 +17,14 @@ use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 use queens::board::Columns;
 use queens::format::{svg, ParseError};
-use queens::judge::{JudgeError, Problem};
+use queens::judge::{JudgeError, JudgeProblem};
 use queens::problem::MarkGrid;
 use queens::puzzle::count::{check_placement, check_solutions};
 use queens::puzzle::{
     self, CheckError, Complete, CompleteChoices, Count, CountChoices, Guard, GuardChoices, Listing,
     Puzzle, Repair, Verdict, Weight,
 };
+use queens::weight::Sense;
 use queens::Deadline;
 
 create_exception!(
@@ -195,21 +196,24 @@ fn solutions_svg(boards: Vec<Vec<usize>>, first_index: u64) -> PyResult<String> 
 fn weight_grid(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<queens::problem::WeightGrid> {
     match weight_input(value)? {
         WeightInput::Grid(grid) => Ok(grid),
-        WeightInput::Text(text) => read::<Weight>(py, &text, &()),
+        WeightInput::Text(text) => read::<Weight>(py, &text, &Sense::Max),
     }
 }
 
-/// The best-sum placement of N non-attacking queens on a weight grid.
+/// The best-sum placement of N non-attacking queens on a weight grid: the largest sum, or
+/// the smallest with `minimize`.
 #[pyfunction]
-#[pyo3(signature = (grid, threads=None, time_limit=None))]
+#[pyo3(signature = (grid, minimize=false, threads=None, time_limit=None))]
 fn weight(
     py: Python<'_>,
     grid: &Bound<'_, PyAny>,
+    minimize: bool,
     threads: Option<i64>,
     time_limit: Option<f64>,
 ) -> PyResult<PyObject> {
     let input = weight_grid(py, grid)?;
-    solve::<Weight>(py, input, (), threads, time_limit)
+    let sense = if minimize { Sense::Min } else { Sense::Max };
+    solve::<Weight>(py, input, sense, threads, time_limit)
 }
 
 /// The fewest real queen moves to a non-attacking position.
@@ -349,8 +353,8 @@ fn verify_placement(py: Python<'_>, board: &Bound<'_, PyAny>) -> PyResult<(bool,
 #[pyfunction]
 #[pyo3(signature = (name, text, time_limit=None))]
 fn judge(py: Python<'_>, name: &str, text: &str, time_limit: Option<f64>) -> PyResult<String> {
-    let problem = Problem::from_name(name).ok_or_else(|| {
-        let names: Vec<&str> = Problem::ALL.iter().map(|(n, _)| *n).collect();
+    let problem = JudgeProblem::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = JudgeProblem::ALL.iter().map(|(n, _)| *n).collect();
         PyValueError::new_err(format!(
             "unknown judge problem '{name}' (known: {})",
             names.join(", ")

@@ -68,14 +68,14 @@ def test_a_repeated_or_broken_solution_is_refused():
     assert not queens.verify_solutions(6, [broken])
 
 
-def brute_weight(grid):
+def brute_weight(grid, best=max):
     n = len(grid)
     sums = [
         sum(grid[r][c] for r, c in enumerate(p))
         for p in itertools.permutations(range(n))
         if non_attacking(list(enumerate(p)))
     ]
-    return max(sums) if sums else None
+    return best(sums) if sums else None
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -92,6 +92,19 @@ def test_weight_is_the_brute_force_best_and_verifies(seed):
     text = "".join(" ".join(map(str, row)) + "\n" for row in grid)
     assert queens.weight(text).sum == answer.sum
     assert queens.weight(tuple(tuple(r) for r in grid)).sum == answer.sum
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_minimize_is_the_brute_force_smallest_and_verifies(seed):
+    rng = random.Random(100 + seed)
+    n = rng.choice([4, 5, 6, 7])
+    grid = [[rng.randint(-50, 99) for _ in range(n)] for _ in range(n)]
+    answer = queens.weight(grid, minimize=True)
+    assert answer.sense == "min" and queens.weight(grid).sense == "max"
+    assert answer.optimal and answer.bound == answer.sum == brute_weight(grid, min)
+    assert sum(grid[r][c] for r, c in answer.queens) == answer.sum
+    assert queens.verify_weight(grid, answer)
+    assert answer.to_dict()["sense"] == "min"
 
 
 @pytest.mark.parametrize("n", [4, 8, 11])
@@ -248,7 +261,7 @@ def queens_examples():
 
 def test_answers_read_as_people_and_notebooks_want():
     answer = queens.weight([[7]])
-    assert repr(answer).startswith("WeightAnswer(n=1, sum=7, queens=[(0, 0)], optimal=True")
+    assert repr(answer).startswith("WeightAnswer(n=1, sense='max', sum=7, queens=[(0, 0)], optimal=True")
     assert answer._repr_svg_().startswith("<svg")
     assert "best sum: 7" in str(answer)
     assert queens.count(6)._repr_svg_() is None

@@ -34,6 +34,8 @@ def test_to_dict_is_the_command_lines_json(cli_json):
         (queens.complete(nauck.read_text(), threads=1), ["complete", nauck]),
         (queens.complete(nauck.read_text(), count=True, threads=1), ["complete", "--count", nauck]),
         (queens.count(11, threads=1), ["count", 11]),
+        (queens.weight(weights.read_text(), minimize=True, threads=1),
+         ["weight", "--minimize", weights]),
         (queens.weight((FIXTURES / "weight-bom.txt").read_text(), threads=1),
          ["weight", FIXTURES / "weight-bom.txt"]),
     ]
