@@ -212,7 +212,7 @@ fn weight(
     time_limit: Option<f64>,
 ) -> PyResult<PyObject> {
     let input = weight_grid(py, grid)?;
-    let sense = if minimize { Sense::Min } else { Sense::Max };
+    let sense = Sense::from_minimize(minimize);
     solve::<Weight>(py, input, sense, threads, time_limit)
 }
 

@@ -27,11 +27,7 @@ pub fn run(args: &WeightArgs) -> Result<Status, Failure> {
     let format = args.search.output()?;
     let (name, text) = read_input(&args.file)?;
     let grid = Weight::read(&text).map_err(|e| located(&name, &e))?;
-    let sense = if args.minimize {
-        Sense::Min
-    } else {
-        Sense::Max
-    };
+    let sense = Sense::from_minimize(args.minimize);
     let mut options = args.search.options();
     let progress = Arc::new(Progress::new(args.search.shows_progress(), "searching"));
     if progress.active() {

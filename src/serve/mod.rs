@@ -243,11 +243,7 @@ fn flag(query: &Query, name: &str) -> Result<bool, ApiError> {
 
 /// The weight choice of `?minimize` (the smallest sum instead of the largest).
 fn weight_choices(query: &Query) -> Result<Sense, ApiError> {
-    Ok(if flag(query, "minimize")? {
-        Sense::Min
-    } else {
-        Sense::Max
-    })
+    Ok(Sense::from_minimize(flag(query, "minimize")?))
 }
 
 /// The guard choices of `?independent` and `?count_sets` (lower bounds from theorems).

@@ -74,6 +74,15 @@ pub enum Sense {
 }
 
 impl Sense {
+    /// The sense a `--minimize` (or `?minimize`, or `minimize=`) flag asks for.
+    pub fn from_minimize(minimize: bool) -> Sense {
+        if minimize {
+            Sense::Min
+        } else {
+            Sense::Max
+        }
+    }
+
     /// `"max"` or `"min"`, as the JSON answer and the API write it.
     pub fn name(self) -> &'static str {
         match self {
