@@ -45,8 +45,8 @@ def main():
     wall = time.perf_counter() - started
     cpu = time.process_time() - cpu
     print(
-        f"python: {count} calls on {n}x{n}, threads {threads}: wall {wall:.3f} s ({wall * 1e6 / count:.1f} us/call), "
-        f"cpu {cpu:.3f} s ({cpu * 1e6 / count:.1f} us/call), sum of sums {total}"
+        f"python: {count} calls on {n}x{n}, threads {threads}: wall {wall:.4f} s ({wall * 1e6 / count:.1f} us/call), "
+        f"cpu {cpu:.4f} s ({cpu * 1e6 / count:.1f} us/call), sum of sums {total}"
     )
 
 

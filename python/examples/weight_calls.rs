@@ -45,7 +45,7 @@ fn main() {
     let wall = started.elapsed().as_secs_f64();
     let cpu = cpu_seconds() - cpu;
     println!(
-        "rust: {count} solves of {n}x{n}, threads {threads}: wall {wall:.3} s ({:.1} us/solve), cpu {cpu:.3} s ({:.1} us/solve), sum of sums {total}",
+        "rust: {count} solves of {n}x{n}, threads {threads}: wall {wall:.4} s ({:.1} us/solve), cpu {cpu:.4} s ({:.1} us/solve), sum of sums {total}",
         wall * 1e6 / count as f64,
         cpu * 1e6 / count as f64
     );

@@ -101,20 +101,30 @@ struct Items<'a, 'py> {
 }
 
 impl<'a, 'py> Items<'a, 'py> {
-    /// The items of `seq` when it is a list or a tuple.
+    /// The items of `seq` when it is exactly a list or a tuple (a subclass goes the parser's
+    /// way, which reads any sequence).
     fn of(seq: Borrowed<'a, 'py, PyAny>) -> Option<Self> {
-        if let Ok(list) = seq.downcast::<PyList>() {
+        let object = seq.as_ptr();
+        // SAFETY: `seq` is a live object and the interpreter's lock is held (`Borrowed`); the
+        // type objects are the interpreter's statics, compared by address only.
+        unsafe {
+            let kind = ffi::Py_TYPE(object);
+            let list = if kind == std::ptr::addr_of_mut!(ffi::PyList_Type) {
+                true
+            } else if kind == std::ptr::addr_of_mut!(ffi::PyTuple_Type) {
+                false
+            } else {
+                return None;
+            };
+            let len = if list {
+                ffi::PyList_Size(object)
+            } else {
+                ffi::PyTuple_Size(object)
+            };
             Some(Items {
                 seq,
-                list: true,
-                len: list.len(),
-            })
-        } else {
-            let tuple = seq.downcast::<PyTuple>().ok()?;
-            Some(Items {
-                seq,
-                list: false,
-                len: tuple.len(),
+                list,
+                len: usize::try_from(len).ok()?,
             })
         }
     }
