@@ -1,12 +1,14 @@
 //! The examples of README.md and docs/*.md run: every `$ queens ...` line in a code block whose
 //! files the repository ships is executed from the repository root, and its output (standard
 //! error joined in the order written) compared with the lines that follow it. `for i in A B C;
-//! do queens ...; done` runs the command once per value; `sed -i 'EXPR' FILE` edits a file an
-//! earlier example wrote. Ledgers and `> FILE` outputs are written to a scratch folder, whose
-//! path is taken out of the output. `seconds`, `nodes` and `threads` (and a text answer's
-//! timings such as `(0.011 s)` or `in 0.14 s`, and its node counts) are masked; `...` in the documented output
-//! stands for any text. Skipped: examples with a time limit or an estimate, `serve`, globs, and
-//! files the repository does not hold (e.g. written by the benchmarks).
+//! do queens ...; done` runs the command once per value, and so does `seq A B | xargs ... -I{}
+//! queens ...` (one value at a time); `sed -i 'EXPR' FILE` edits a file an earlier example
+//! wrote; `*` in a file name matches the scratch folder's files. Ledgers and `> FILE` outputs
+//! are written to a scratch folder, whose path is taken out of the output. `seconds`, `nodes`
+//! and `threads` (and a text answer's timings such as `(0.011 s)` or `in 0.14 s`, and its node
+//! counts) are masked; `...` in the documented output stands for any text. Skipped: examples
+//! with a time limit, `serve`, and files the repository does not hold (e.g. written by the
+//! benchmarks).
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -46,7 +48,9 @@ fn examples(file: &str, text: &str) -> Vec<Example> {
         if let Some(command) = line.strip_prefix("$ ") {
             found.extend(current.take());
             let looped = command.starts_with("for ") && command.contains("; do queens ");
-            if command.starts_with("queens ") || looped || command.starts_with("sed -i ") {
+            let fanned = command.starts_with("seq ") && command.contains(" queens ");
+            if command.starts_with("queens ") || looped || fanned || command.starts_with("sed -i ")
+            {
                 current = Some(Example {
                     place: format!("{file}:{}", i + 1),
                     command: command.to_string(),
@@ -60,6 +64,29 @@ fn examples(file: &str, text: &str) -> Vec<Example> {
     }
     found.extend(current);
     found
+}
+
+/// `arg`, or where it is a pattern `PREFIX*SUFFIX`, the names of the files in `scratch` it
+/// matches, sorted (as a shell expands it); a pattern that matches nothing stays as it is.
+fn glob(scratch: &Path, arg: &str) -> Vec<String> {
+    let Some((prefix, suffix)) = arg.split_once('*') else {
+        return vec![arg.to_string()];
+    };
+    let mut names: Vec<String> = std::fs::read_dir(scratch)
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter(|name| {
+            name.len() >= prefix.len() + suffix.len()
+                && name.starts_with(prefix)
+                && name.ends_with(suffix)
+        })
+        .collect();
+    names.sort();
+    if names.is_empty() {
+        names.push(arg.to_string());
+    }
+    names
 }
 
 /// `text` with the numbers of volatile fields replaced by `#`.
@@ -156,17 +183,27 @@ fn documented_examples_give_the_documented_output() {
                 assert!(status.success(), "{}: {command}", example.place);
                 continue;
             }
-            // `for i in A B C; do queens ...; done`: the command once per value, outputs joined.
-            let commands: Vec<String> = match command.strip_prefix("for i in ") {
-                Some(rest) => {
-                    let (values, body) = rest.split_once("; do ").expect("for ...; do ...");
-                    let body = body.strip_suffix("; done").expect("...; done");
-                    values
-                        .split_whitespace()
-                        .map(|v| body.replace("$i", v))
-                        .collect()
-                }
-                None => vec![command.to_string()],
+            // `for i in A B C; do queens ...; done`: the command once per value, outputs joined;
+            // `seq A B | xargs ... -I{} queens ...`: once per value from A to B, one at a time.
+            let commands: Vec<String> = if let Some(rest) = command.strip_prefix("for i in ") {
+                let (values, body) = rest.split_once("; do ").expect("for ...; do ...");
+                let body = body.strip_suffix("; done").expect("...; done");
+                values
+                    .split_whitespace()
+                    .map(|v| body.replace("$i", v))
+                    .collect()
+            } else if let Some(rest) = command.strip_prefix("seq ") {
+                let (range, xargs) = rest.split_once(" | xargs ").expect("seq A B | xargs ...");
+                let bounds: Vec<u64> = range
+                    .split_whitespace()
+                    .map(|b| b.parse().expect("seq A B"))
+                    .collect();
+                let body = &xargs[xargs.find("queens ").expect("xargs ... queens ...")..];
+                (bounds[0]..=bounds[1])
+                    .map(|v| body.replace("{}", &v.to_string()))
+                    .collect()
+            } else {
+                vec![command.to_string()]
             };
             let mut actual = String::new();
             let mut skipped = false;
@@ -186,18 +223,19 @@ fn documented_examples_give_the_documented_output() {
                 let args: Vec<String> = command
                     .split_whitespace()
                     .skip(1)
+                    .flat_map(|a| glob(&scratch, a))
                     .map(|a| {
-                        let written = scratch.join(a);
+                        let written = scratch.join(&a);
                         // Ledgers are written and read in the scratch folder.
                         let ledger = a.ends_with(".ledger") || a.ends_with(".l");
-                        if written.exists() || (ledger && !root.join(a).exists()) {
+                        if written.exists() || (ledger && !root.join(&a).exists()) {
                             written.to_string_lossy().into_owned()
                         } else {
-                            a.to_string()
+                            a
                         }
                     })
                     .collect();
-                let volatile = ["--time-limit", "--estimate", "serve"];
+                let volatile = ["--time-limit", "serve"];
                 let missing_file = args.iter().any(|a| {
                     !a.starts_with('-')
                         && (a.contains('/') || a.contains('.'))

@@ -679,6 +679,44 @@ fn coverage_shading_reads_on_a_board_with_every_square_marked() {
 }
 
 #[test]
+fn numbers_on_boards_up_to_24_stay_readable() {
+    // Weights 1..=99 on the largest numbered boards: every number not under a queen at least
+    // 10 px high at the picture's own size, and on squares under 40 px at least 0.4 of the
+    // square (so that the board shown smaller still reads).
+    let mut rng = Rng(24);
+    for n in [8usize, 16, 20, 21, 24] {
+        let text: String = (0..n)
+            .map(|_| {
+                (0..n)
+                    .map(|_| (1 + rng.below(99)).to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    + "\n"
+            })
+            .collect();
+        let grid = parse_weight_grid(&text).unwrap();
+        let options = Options {
+            time_limit: Some(std::time::Duration::from_millis(300)),
+            ..Options::default()
+        };
+        let placement = weight::best(&grid, &options).unwrap();
+        let doc_text = svg::weight(&grid, &placement);
+        let doc = parse(&doc_text);
+        let b = board(&doc, "weight");
+        let (_, _, cell) = board_geometry(b, n);
+        let group = with_class(b, "weights");
+        assert_eq!(group.len(), 1, "{n}: numbers shown");
+        let size = attr(&group[0], "font-size");
+        assert!(size >= 10.0, "{n}: numbers at {size} px");
+        assert!(
+            cell >= 40.0 || size >= 0.4 * cell,
+            "{n}: numbers at {size} px in {cell} px squares"
+        );
+        assert!(2.0 * 0.6 * size <= 0.9 * cell, "{n}: two digits overflow");
+    }
+}
+
+#[test]
 fn numbers_of_up_to_six_digits_and_negative_ones_fit_their_squares() {
     let mut rng = Rng(36);
     let pool = [999_999i64, -99_999, 123_456, -5, 42, 100_000, 7, -123_456];

@@ -59,6 +59,15 @@ const DIGIT_WIDTH: f64 = 0.64;
 /// The part of a square's width a number may take.
 const NUMBER_ROOM: f64 = 0.86;
 
+/// The smallest square of a board that carries numbers, in pixels: room for a two-digit
+/// number at 11 px.
+const MIN_NUMBERED_CELL: f64 = 24.0;
+/// The height of a square's number: this part of the square, up to [`NUMBER_PIXELS`] (and never
+/// less than [`NUMBER_HEIGHT_MIN`] of the square), within the square's width.
+const NUMBER_HEIGHT: f64 = 0.46;
+const NUMBER_HEIGHT_MIN: f64 = 0.34;
+const NUMBER_PIXELS: f64 = 18.0;
+
 /// Squares smaller than this (in pixels) get the bolder crown.
 const SMALL_QUEEN_CELL: f64 = 24.0;
 
@@ -441,7 +450,10 @@ pub fn weight(grid: &WeightGrid, placement: &Placement) -> String {
         placement.sense.sum_label(),
         placement.sum
     ));
-    let cell = Frame::cell_for(n, n, BOARD_PIXELS);
+    let mut cell = Frame::cell_for(n, n, BOARD_PIXELS);
+    if n <= MAX_NUMBERED_SIDE {
+        cell = cell.max(MIN_NUMBERED_CELL);
+    }
     let f = frame_at(n, n, cell, PAD, PAD + TITLE, true);
     let (lo, hi) = grid
         .cells
@@ -469,8 +481,11 @@ pub fn weight(grid: &WeightGrid, placement: &Placement) -> String {
             .map(|w| w.to_string().len())
             .max()
             .unwrap_or(1) as f64;
-        // The longest number fits its square: a digit is at most 0.6 of the font size wide.
-        let size = (cell * 0.34).min(cell * NUMBER_ROOM / (longest.max(1.0) * DIGIT_WIDTH));
+        // The longest number fits its square: a digit is at most 0.64 of the font size wide.
+        let height = (cell * NUMBER_HEIGHT)
+            .min(NUMBER_PIXELS)
+            .max(cell * NUMBER_HEIGHT_MIN);
+        let size = height.min(cell * NUMBER_ROOM / (longest.max(1.0) * DIGIT_WIDTH));
         if size >= 4.0 {
             let _ = writeln!(
                 body,
