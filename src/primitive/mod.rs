@@ -1,5 +1,9 @@
 //! Small shared primitives the solvers build on, each defined once: seeded pseudo-random
-//! generators ([`rng`]). The CPU-level dispatch of hot code is the crate's internal `cpu`
+//! generators ([`rng`]), bit sets sized to the board (`lanes`) and the one exact assignment
+//! solver (Hungarian method, incremental: `assign`), used by weight's search and repair's
+//! Lagrangian bound. The CPU-level dispatch of hot code is the crate's internal `cpu`
 //! module; the thread count is [`crate::Options::thread_count`].
 
+pub(crate) mod assign;
+pub(crate) mod lanes;
 pub mod rng;

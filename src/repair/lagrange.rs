@@ -16,6 +16,9 @@
 //! rises when row `r` is fixed to column `c` ([`Duals::extra`]): the branch and bound adds those
 //! rises along a branch (a valid bound for the branch, by the same weak duality).
 
+use crate::primitive::assign::Duals as Matching;
+use crate::primitive::lanes::Lanes;
+
 /// Prices are multiples of `1 / SCALE` of a move.
 const SCALE: i64 = 1 << 12;
 
@@ -49,70 +52,18 @@ impl Duals {
     }
 }
 
-/// Minimum-cost assignment of the `n` rows of `cost` (row-major, `n x n`) to its columns.
-/// Returns the value, the column of each row, and dual values `u` (per row) such that
+/// Minimum-cost assignment of the `n` rows of `cost` (row-major, `n x n`, `n <= 64`) to its
+/// columns, by the crate's one assignment solver ([`crate::primitive::assign`]). Returns the
+/// value, the column of each row, and dual values `u` (per row) such that
 /// `cost[i][j] - u[i] >= v[j]` with `v[j]` the least of those over `i` and
 /// `sum u + sum v = value`.
 fn assign(n: usize, cost: &[i64]) -> (i64, Vec<usize>, Vec<i64>) {
-    // Shortest augmenting paths with potentials; 1-based internally, index 0 a sentinel.
-    const INF: i64 = i64::MAX / 4;
-    let mut u = vec![0i64; n + 1];
-    let mut v = vec![0i64; n + 1];
-    let mut p = vec![0usize; n + 1];
-    let mut way = vec![0usize; n + 1];
-    let mut minv = vec![0i64; n + 1];
-    let mut used = vec![false; n + 1];
-    for i in 1..=n {
-        p[0] = i;
-        let mut j0 = 0;
-        minv.iter_mut().for_each(|x| *x = INF);
-        used.iter_mut().for_each(|x| *x = false);
-        loop {
-            used[j0] = true;
-            let i0 = p[j0];
-            let mut delta = INF;
-            let mut j1 = 0;
-            for j in 1..=n {
-                if !used[j] {
-                    let cur = cost[(i0 - 1) * n + j - 1] - u[i0] - v[j];
-                    if cur < minv[j] {
-                        minv[j] = cur;
-                        way[j] = j0;
-                    }
-                    if minv[j] < delta {
-                        delta = minv[j];
-                        j1 = j;
-                    }
-                }
-            }
-            for j in 0..=n {
-                if used[j] {
-                    u[p[j]] += delta;
-                    v[j] -= delta;
-                } else {
-                    minv[j] -= delta;
-                }
-            }
-            j0 = j1;
-            if p[j0] == 0 {
-                break;
-            }
-        }
-        loop {
-            let j1 = way[j0];
-            p[j0] = p[j1];
-            j0 = j1;
-            if j0 == 0 {
-                break;
-            }
-        }
-    }
-    let mut col = vec![0usize; n];
-    for j in 1..=n {
-        col[p[j] - 1] = j - 1;
-    }
-    let value = (0..n).map(|i| cost[i * n + col[i]]).sum();
-    (value, col, u[1..].to_vec())
+    let all = u64::low(n);
+    let allowed = [all; 64];
+    let (duals, value) =
+        Matching::<i64, u64>::solve(all, &allowed, cost, n).expect("every square is allowed");
+    let col = (0..n).map(|r| duals.row_match[r] as usize).collect();
+    (value, col, duals.u[..n].to_vec())
 }
 
 /// One evaluation of the Lagrangian at integer prices.

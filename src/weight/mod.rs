@@ -24,16 +24,14 @@
 //! assert!(queens::verify::weight(&grid, &answer.queens, answer.sum).is_ok());
 //! ```
 
-mod assign;
 mod heuristic;
-mod lanes;
 mod search;
 
 use crate::board::Square;
+use crate::primitive::assign::{Cost, Duals};
+use crate::primitive::lanes::Lanes;
 pub use crate::problem::WeightGrid;
 use crate::Options;
-use assign::{Cost, Duals};
-use lanes::Lanes;
 use search::{Incumbent, Node, Problem, Shared, Worker};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;

@@ -13,9 +13,9 @@
 //! answer is the heuristic's when nothing beats it, otherwise the first leaf (in its depth-first
 //! order) of the lowest-ranked subproblem holding the optimum, whatever the thread count.
 
-use super::assign::{Cost, Duals, NONE};
-use super::lanes::{bits, Lanes};
 use crate::options::Deadline;
+use crate::primitive::assign::{Cost, Duals, NONE};
+use crate::primitive::lanes::{bits, Lanes};
 use crate::primitive::rng::Xorshift64;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;

@@ -1,6 +1,7 @@
 //! Exact integer assignment (Hungarian method, shortest augmenting paths) on at most
-//! [`Lanes::WIDTH`] rows and columns (64 or 128), kept incrementally: a search node inherits its parent's duals and matching, loses a
-//! few matched pairs, and re-augments only the rows that lost their partner.
+//! [`Lanes::WIDTH`] rows and columns (64 or 128), solved at once ([`Duals::solve`]) or kept
+//! incrementally: a search node inherits its parent's duals and matching, loses a few matched
+//! pairs, and re-augments only the rows that lost their partner.
 //!
 //! Costs are minimised. Invariants kept by [`Duals::augment`]: `u[r] + v[c] <= cost(r, c)` on
 //! every allowed square of a free row and free column (dual feasibility), and every matched pair
