@@ -32,7 +32,7 @@ use crate::primitive::assign::{Cost, Duals};
 use crate::primitive::lanes::Lanes;
 pub use crate::problem::WeightGrid;
 use crate::Options;
-use search::{Incumbent, Node, Problem, Shared, Worker};
+use search::{Incumbent, Node, PricedCosts, Shared, Worker};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use thiserror::Error;
@@ -457,7 +457,7 @@ fn solve<T: Cost, L: Lanes>(
     for &l in &lambda {
         lambda_total = lambda_total + l;
     }
-    let problem = Problem {
+    let priced = PricedCosts {
         n,
         full: L::low(n),
         cost,
@@ -493,12 +493,12 @@ fn solve<T: Cost, L: Lanes>(
                 cancelled: deadline.cancelled(),
             }
         };
-        let Some(root) = Node::root(&problem) else {
+        let Some(root) = Node::root(&priced) else {
             return finish(None, 1);
         };
         raise(&proven, proven_from(root.lb, lambda_total));
         // A sequential dive: a good incumbent early, and the whole proof for small boards.
-        let mut dive = Worker::new(&problem, &shared, 0, tuning.dive_nodes);
+        let mut dive = Worker::new(&priced, &shared, 0, tuning.dive_nodes);
         let open = dive.search(&root);
         let mut nodes = dive.nodes;
         if open.is_none() || shared.stop.load(Ordering::Relaxed) {
@@ -524,7 +524,7 @@ fn solve<T: Cost, L: Lanes>(
         if tuning.neighbourhoods > 0 {
             nodes += in_pool::<L, _>(options, || {
                 search::neighbourhoods(
-                    &problem,
+                    &priced,
                     &shared,
                     &root,
                     tuning.neighbourhoods,
@@ -537,7 +537,7 @@ fn solve<T: Cost, L: Lanes>(
             }
         }
         // Split the tree into a frontier that does not depend on the thread count.
-        let mut splitter = Worker::new(&problem, &shared, 1, u64::MAX);
+        let mut splitter = Worker::new(&priced, &shared, 1, u64::MAX);
         let mut frontier = vec![root];
         while frontier.len() < tuning.frontier {
             if deadline.reached() {
@@ -576,14 +576,14 @@ fn solve<T: Cost, L: Lanes>(
                         if i >= total {
                             break;
                         }
-                        let mut worker = Worker::new(&problem, &shared, i + 1, u64::MAX);
+                        let mut worker = Worker::new(&priced, &shared, i + 1, u64::MAX);
                         let open = if worker.can_prune(&frontier[i]) {
                             None
                         } else if shared.stop.load(Ordering::Relaxed) || deadline.reached() {
                             shared.stop.store(true, Ordering::Relaxed);
                             Some(frontier[i].lb)
                         } else if let Some((sub, node)) = search::retune(
-                            &problem,
+                            &priced,
                             &frontier[i],
                             target,
                             tuning.retune_steps,
@@ -596,7 +596,7 @@ fn solve<T: Cost, L: Lanes>(
                             open.map(|lb| {
                                 T::from_i128(
                                     lb.to_i128() - sub.lambda_total.to_i128()
-                                        + problem.lambda_total.to_i128(),
+                                        + priced.lambda_total.to_i128(),
                                 )
                             })
                         } else {
@@ -879,7 +879,7 @@ mod tests {
             let costs: Vec<i128> = (0..n * n).map(|_| (rng.next_u64() % 50) as i128).collect();
             let want = brute_cost(n, &costs).unwrap() * SCALE;
             let true_cost: Vec<i64> = costs.iter().map(|&c| (c * SCALE) as i64).collect();
-            let problem = Problem {
+            let priced = PricedCosts {
                 n,
                 full: (1u64 << n) - 1,
                 cost: true_cost.clone(),
@@ -888,11 +888,10 @@ mod tests {
                 lambda: vec![0; 2 * (2 * n - 1)],
                 scale: SCALE as i64,
             };
-            let root = Node::root(&problem).unwrap();
+            let root = Node::root(&priced).unwrap();
             assert!(i128::from(root.lb) <= want);
             let never = crate::Deadline::never();
-            if let Some((sub, node)) =
-                search::retune(&problem, &root, (want * 2) as i64, 50, &never)
+            if let Some((sub, node)) = search::retune(&priced, &root, (want * 2) as i64, 50, &never)
             {
                 let lower = i128::from(node.lb - sub.lambda_total);
                 assert!(lower <= want, "trial {trial}: {lower} > {want}");

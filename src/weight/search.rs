@@ -20,8 +20,9 @@ use crate::primitive::rng::Xorshift64;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
-/// A search problem: costs already scaled and Lagrangian-adjusted.
-pub(crate) struct Problem<T, L> {
+/// The costs a weight search runs on: scaled to integers and adjusted by the diagonal prices
+/// (Lagrangian multipliers), with the true costs beside them.
+pub(crate) struct PricedCosts<T, L> {
     /// Side length, 4..=`L::WIDTH`.
     pub n: usize,
     /// Mask of the `n` columns.
@@ -57,7 +58,7 @@ pub(crate) struct Node<T: Cost, L: Lanes> {
 impl<T: Cost, L: Lanes> Node<T, L> {
     /// The empty board with its assignment relaxation solved, or `None` if (impossibly) no
     /// perfect matching exists.
-    pub fn root(p: &Problem<T, L>) -> Option<Self> {
+    pub fn root(p: &PricedCosts<T, L>) -> Option<Self> {
         let mut allowed = L::array(L::EMPTY);
         for r in 0..p.n {
             allowed[r] = p.full;
@@ -123,7 +124,7 @@ impl<T: Cost> Shared<T> {
 
 /// One depth-first searcher with its cached view of the incumbent.
 pub(crate) struct Worker<'a, T, L> {
-    p: &'a Problem<T, L>,
+    p: &'a PricedCosts<T, L>,
     shared: &'a Shared<T>,
     rank: usize,
     best: T,
@@ -140,7 +141,12 @@ const POLL_EVERY: u64 = 1024;
 
 impl<'a, T: Cost, L: Lanes> Worker<'a, T, L> {
     /// A worker of the given rank; it stops by itself after `node_limit` nodes.
-    pub fn new(p: &'a Problem<T, L>, shared: &'a Shared<T>, rank: usize, node_limit: u64) -> Self {
+    pub fn new(
+        p: &'a PricedCosts<T, L>,
+        shared: &'a Shared<T>,
+        rank: usize,
+        node_limit: u64,
+    ) -> Self {
         let mut w = Worker {
             p,
             shared,
@@ -368,7 +374,7 @@ impl<'a, T: Cost, L: Lanes> Worker<'a, T, L> {
 /// is kept. So the outcome does not depend on the thread count or timing, unless the deadline
 /// stops it. Returns the nodes visited.
 pub(crate) fn neighbourhoods<T: Cost, L: Lanes>(
-    p: &Problem<T, L>,
+    p: &PricedCosts<T, L>,
     shared: &Shared<T>,
     root: &Node<T, L>,
     rounds: usize,
@@ -448,12 +454,12 @@ pub(crate) fn neighbourhoods<T: Cost, L: Lanes>(
 /// Depends only on its arguments, so it keeps the search deterministic, unless `deadline`
 /// passes first: then it gives up (`None`), as the search that follows stops at once anyway.
 pub(crate) fn retune<T: Cost, L: Lanes>(
-    p: &Problem<T, L>,
+    p: &PricedCosts<T, L>,
     node: &Node<T, L>,
     upper: T,
     iterations: usize,
     deadline: &Deadline,
-) -> Option<(Problem<T, L>, Node<T, L>)> {
+) -> Option<(PricedCosts<T, L>, Node<T, L>)> {
     let n = p.n;
     let lines = 2 * n - 1;
     if node.rows_free == L::EMPTY || iterations == 0 {
@@ -558,7 +564,7 @@ pub(crate) fn retune<T: Cost, L: Lanes>(
     for &l in &lambda {
         lambda_total = lambda_total + l;
     }
-    let problem = Problem {
+    let priced = PricedCosts {
         n,
         full: p.full,
         cost,
@@ -570,5 +576,5 @@ pub(crate) fn retune<T: Cost, L: Lanes>(
     let mut node = node.clone();
     node.duals = duals;
     node.lb = node.placed_cost + value;
-    Some((problem, node))
+    Some((priced, node))
 }
