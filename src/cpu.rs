@@ -2,9 +2,10 @@
 //! among them made at run time (the build itself targets plain x86-64, so the binary runs on
 //! any CPU). Hot code keeps one `#[target_feature]` copy per level and calls the copy of
 //! [`Level::current`] (or of the level it chose) that [`has_v3`] / [`has_v4`] allow; the guard
-//! and completion searches make their copies with [`level_copies!`](crate::cpu::level_copies),
-//! where each level's feature list is written once. (The counting kernels keep their own
-//! copies for now, with the same lists.)
+//! counting, guard and completion searches make their copies with
+//! [`level_copies!`](crate::cpu::level_copies), where each level's feature list is written
+//! once, and call them through [`on_level!`](crate::cpu::on_level), the one place that checks
+//! the CPU before an `unsafe` call of a copy.
 
 use std::sync::OnceLock;
 
@@ -125,6 +126,89 @@ macro_rules! level_copies {
     };
 }
 pub(crate) use level_copies;
+
+/// Calls the copy made by [`level_copies!`] for the best level that both `level` allows and
+/// the CPU has: `on_level!(level, base(args), v3(args))` or `on_level!(level, base(args),
+/// v3(args), v4(args))`, where each argument is the call of that level's copy.
+macro_rules! on_level {
+    ($level:expr, $base:expr, $v3:expr, $v4:expr) => {{
+        let level: $crate::cpu::Level = $level;
+        #[cfg(target_arch = "x86_64")]
+        let value = if level >= $crate::cpu::Level::V4 && $crate::cpu::has_v4() {
+            #[allow(unsafe_code)]
+            // SAFETY: the CPU has every feature the `_v4` copies are compiled with (`has_v4`
+            // was just checked at run time).
+            unsafe {
+                $v4
+            }
+        } else {
+            $crate::cpu::on_level!(level, $base, $v3)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let value = {
+            let _ = level;
+            $base
+        };
+        value
+    }};
+    ($level:expr, $base:expr, $v3:expr) => {{
+        let level: $crate::cpu::Level = $level;
+        #[cfg(target_arch = "x86_64")]
+        let value = if level >= $crate::cpu::Level::V3 && $crate::cpu::has_v3() {
+            #[allow(unsafe_code)]
+            // SAFETY: the CPU has every feature the `_v3` copies are compiled with (`has_v3`
+            // was just checked at run time).
+            unsafe {
+                $v3
+            }
+        } else {
+            $base
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let value = {
+            let _ = level;
+            $base
+        };
+        value
+    }};
+}
+pub(crate) use on_level;
+
+/// Proof that the running CPU has BMI2 (so `pext`): [`Bmi2::detect`] is the only way to get
+/// one.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Bmi2(());
+
+impl Bmi2 {
+    /// `Some` when the running CPU has BMI2.
+    pub(crate) fn detect() -> Option<Bmi2> {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("bmi2") {
+            return Some(Bmi2(()));
+        }
+        None
+    }
+}
+
+/// The bits of `x` at the set bits of `mask`, packed low in their order (what BMI2's `pext`
+/// computes): by the instruction where `bmi2` is given, else one bit at a time.
+#[inline(always)]
+pub(crate) fn pext(x: u64, mask: u64, bmi2: Option<Bmi2>) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if bmi2.is_some() {
+        #[allow(unsafe_code)]
+        // SAFETY: a `Bmi2` exists only where the CPU has BMI2 (`Bmi2::detect`).
+        return unsafe { core::arch::x86_64::_pext_u64(x, mask) };
+    }
+    let _ = bmi2;
+    let (mut out, mut m, mut i) = (0, mask, 0);
+    while m != 0 {
+        out |= (x >> m.trailing_zeros() & 1) << i;
+        i += 1;
+        m &= m - 1;
+    }
+    out
+}
 
 /// Whether the CPU has the features of x86-64-v3 that the `_v3` copies are compiled with
 /// (SSE3 to SSE4.2 and POPCNT, which x86-64-v2 adds, and AVX, AVX2, BMI1, BMI2, LZCNT, FMA).

@@ -5,7 +5,7 @@
 //! fails; otherwise the search branches on a line with the fewest free squares, trying its
 //! first square and then, with that square removed, propagating again (two-way branching).
 
-use crate::cpu::{has_v3, level_copies, Level};
+use crate::cpu::{level_copies, on_level, Level};
 use crate::Deadline;
 
 /// A search state: `2 * n` masks (the open rows' free columns, then the open columns' free
@@ -102,8 +102,8 @@ pub(crate) struct Search<'a, 'v> {
     split_at: usize,
     /// The states recorded at `split_at`.
     pub pieces: Vec<State>,
-    /// Whether to run the copy of the search compiled for x86-64-v3.
-    v3: bool,
+    /// The instruction-set level whose copy of the search runs ([`Level::current`]).
+    level: Level,
 }
 
 /// One copy of the search, recursing into itself; compiled once per instruction-set level.
@@ -235,7 +235,7 @@ impl<'a, 'v> Search<'a, 'v> {
             visit,
             split_at: usize::MAX,
             pieces: Vec::new(),
-            v3: Level::current() >= Level::V3 && has_v3(),
+            level: Level::current(),
         }
     }
 
@@ -258,14 +258,11 @@ impl<'a, 'v> Search<'a, 'v> {
     /// Searches below the state at `level`: the copy compiled for x86-64-v3 where the CPU
     /// has it (popcount in one instruction), else the portable one.
     fn search(&mut self, level: usize, open_rows: u64, open_cols: u64) -> bool {
-        #[cfg(target_arch = "x86_64")]
-        if self.v3 {
-            #[allow(unsafe_code)]
-            // SAFETY: `v3` is set only where the CPU has every feature `search_v3` is
-            // compiled with (checked at run time by `has_v3`).
-            return unsafe { self.search_v3(level, open_rows, open_cols) };
-        }
-        self.search_baseline(level, open_rows, open_cols)
+        on_level!(
+            self.level,
+            self.search_baseline(level, open_rows, open_cols),
+            self.search_v3(level, open_rows, open_cols)
+        )
     }
 
     level_copies!(search_copy, search_baseline, search_v3);

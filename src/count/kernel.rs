@@ -19,7 +19,7 @@ use super::tail::{Gather, Shifts, Tail, TAIL_ROWS};
 use super::unit::{WorkUnit, MAX_PREFIX};
 use super::UnitCounts;
 use crate::board::{Square, Symmetry};
-use crate::cpu::{has_v3, has_v4, Level};
+use crate::cpu::{level_copies, on_level, Level};
 use crate::Deadline;
 
 /// No column (the marker for a row whose queen is not placed yet).
@@ -180,16 +180,11 @@ fn placements_at(level: Level, start: &Start, depth: usize) -> u64 {
         return 1;
     }
     let masks = (start.cols, start.ld, start.rd);
-    #[cfg(target_arch = "x86_64")]
-    if level >= Level::V3 && has_v3() {
-        #[allow(unsafe_code)]
-        // SAFETY: the CPU has every feature `placements_v3` is compiled with (has_v3 was just
-        // checked at run time).
-        return unsafe { placements_v3(start, depth, 0, masks) };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = level;
-    placements_baseline(start, depth, 0, masks)
+    on_level!(
+        level,
+        placements_baseline(start, depth, 0, masks),
+        placements_v3(start, depth, 0, masks)
+    )
 }
 
 /// Defines `$name`, the walk of [`placements`] from free row `level` (a recursion, so each
@@ -219,14 +214,7 @@ macro_rules! placements_walk {
     };
 }
 
-placements_walk!(fn placements_baseline);
-placements_walk!(
-    /// The placements walk for x86-64-v3 (the features checked by `has_v3`): to be called only
-    /// where the CPU has them.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt,fma")]
-    fn placements_v3
-);
+level_copies!(placements_walk, placements_baseline, placements_v3);
 
 /// The order of the group of symmetries that map the full placement `board` onto itself.
 pub(super) fn stabilizer_order(n: usize, board: &[u8; 32]) -> usize {
@@ -487,58 +475,44 @@ fn search_with<G: Gather>(gather: G, start: &Start, deadline: &Deadline) -> Opti
     Some(found)
 }
 
-/// [`search_with`] compiled for `level`, or for the best level below it that the CPU has.
+/// [`search_with`] compiled for `level`, or for the best level below it that the CPU has
+/// (the tail's gathers by `pext` from `V3Pext` on, where the CPU has BMI2).
 fn search(level: Level, start: &Start, deadline: &Deadline) -> Option<u64> {
     if start.len < TAIL_ROWS {
         return Some(placements_at(level, start, start.len));
     }
-    #[cfg(target_arch = "x86_64")]
-    {
-        if level == Level::V4 && has_v4() {
-            if let Some(pext) = Pext::detect() {
-                #[allow(unsafe_code)]
-                // SAFETY: the CPU has every feature `search_v4` is compiled with (has_v4 was
-                // just checked at run time).
-                return unsafe { search_v4(pext, start, deadline) };
-            }
-        }
-        if level >= Level::V3Pext && has_v3() {
-            if let Some(pext) = Pext::detect() {
-                #[allow(unsafe_code)]
-                // SAFETY: the CPU has every feature `search_v3` is compiled with (has_v3 was
-                // just checked at run time).
-                return unsafe { search_v3(pext, start, deadline) };
-            }
-        }
-        if level >= Level::V3 && has_v3() {
-            #[allow(unsafe_code)]
-            // SAFETY: the CPU has every feature `search_v3` is compiled with (has_v3 was just
-            // checked at run time).
-            return unsafe { search_v3(Shifts, start, deadline) };
-        }
+    let pext = if level >= Level::V3Pext {
+        Pext::detect()
+    } else {
+        None
+    };
+    match pext {
+        Some(pext) => on_level!(
+            level,
+            search_baseline(pext, start, deadline),
+            search_v3(pext, start, deadline),
+            search_v4(pext, start, deadline)
+        ),
+        None => on_level!(
+            level,
+            search_baseline(Shifts, start, deadline),
+            search_v3(Shifts, start, deadline),
+            search_v4(Shifts, start, deadline)
+        ),
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = level;
-    search_with(Shifts, start, deadline)
 }
 
-/// [`search_with`] for x86-64-v3 (the features checked by `has_v3`), with either gather: to
-/// be called only where the CPU has them.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt,fma")]
-fn search_v3<G: Gather>(gather: G, start: &Start, deadline: &Deadline) -> Option<u64> {
-    search_with(gather, start, deadline)
+/// Defines `$name`, [`search_with`] compiled for one instruction-set level.
+macro_rules! search_copy {
+    ($(#[$attribute:meta])* fn $name:ident) => {
+        $(#[$attribute])*
+        fn $name<G: Gather>(gather: G, start: &Start, deadline: &Deadline) -> Option<u64> {
+            search_with(gather, start, deadline)
+        }
+    };
 }
 
-/// [`search_with`] for x86-64-v4 with VPOPCNTDQ (the features checked by `has_v4`): to be
-/// called only where the CPU has them.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(
-    enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt,fma,avx512f,avx512vl,avx512bw,avx512dq,avx512cd,avx512vpopcntdq"
-)]
-fn search_v4<G: Gather>(gather: G, start: &Start, deadline: &Deadline) -> Option<u64> {
-    search_with(gather, start, deadline)
-}
+level_copies!(search_copy, search_baseline, search_v3, search_v4);
 
 #[cfg(test)]
 mod tests {

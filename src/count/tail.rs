@@ -10,6 +10,7 @@
 //! For N = 16 this replaces about 60% of the search (the nodes of the last six rows) with
 //! 24 million look-ups.
 
+use crate::cpu::{pext, Bmi2};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -229,41 +230,22 @@ impl Gather for Shifts {
     }
 }
 
-/// [`Gather`] by BMI2's `pext` (one instruction). A value exists only where the running CPU
-/// has BMI2: [`Pext::detect`] is its only constructor.
+/// [`Gather`] by BMI2's `pext` (one instruction, [`crate::cpu::pext`]). A value exists only
+/// where the running CPU has BMI2: [`Pext::detect`] is its only constructor.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Pext(());
+pub(crate) struct Pext(Bmi2);
 
 impl Pext {
     /// `Some` when the running CPU has BMI2.
     pub(crate) fn detect() -> Option<Pext> {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("bmi2") {
-            return Some(Pext(()));
-        }
-        None
+        Bmi2::detect().map(Pext)
     }
 }
 
 impl Gather for Pext {
     #[inline(always)]
-    fn free_of(self, blocked: u32, free: u32, at: &[u32; TAIL_ROWS]) -> usize {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let _ = at;
-            // `_pext_u32` is unsafe only because it needs BMI2.
-            #[allow(unsafe_code)]
-            // SAFETY: `self` is a `Pext`, which exists only when BMI2 was detected at run time
-            // (`Pext::detect`, its only constructor, checks `is_x86_feature_detected!("bmi2")`).
-            unsafe {
-                core::arch::x86_64::_pext_u32(!blocked & free, free) as usize
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let _ = self;
-            Shifts.free_of(blocked, free, at)
-        }
+    fn free_of(self, blocked: u32, free: u32, _at: &[u32; TAIL_ROWS]) -> usize {
+        pext(u64::from(!blocked & free), u64::from(free), Some(self.0)) as usize
     }
 }
 

@@ -18,7 +18,7 @@ pub(crate) use super::bits::Bits;
 use crate::board::{lines_meet, Square, Symmetry};
 use crate::cpu::Level as Isa;
 #[cfg(target_arch = "x86_64")]
-use crate::cpu::{has_v3, has_v4, level_copies};
+use crate::cpu::{level_copies, on_level};
 use crate::Deadline;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -702,23 +702,12 @@ impl<const K: usize> Worker<'_, K> {
     /// success `self.queens` holds the cover. Runs the copy of the search compiled for the
     /// board's instruction-set level (or the best one below it that the CPU has).
     pub(super) fn search(&mut self, covered: Bits<K>, forbidden: Bits<K>, r: usize) -> bool {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let level = self.board.isa;
-            if level == Isa::V4 && has_v4() {
-                #[allow(unsafe_code)]
-                // SAFETY: the CPU has every feature `search_v4` is compiled with (has_v4 was
-                // just checked at run time).
-                return unsafe { self.search_v4(covered, forbidden, r) };
-            }
-            if level >= Isa::V3 && has_v3() {
-                #[allow(unsafe_code)]
-                // SAFETY: the CPU has every feature `search_v3` is compiled with (has_v3 was
-                // just checked at run time).
-                return unsafe { self.search_v3(covered, forbidden, r) };
-            }
-        }
-        self.search_baseline(covered, forbidden, r)
+        on_level!(
+            self.board.isa,
+            self.search_baseline(covered, forbidden, r),
+            self.search_v3(covered, forbidden, r),
+            self.search_v4(covered, forbidden, r)
+        )
     }
 
     level_copies!(search_copy, search_baseline, search_v3, search_v4);

@@ -23,7 +23,7 @@
 
 use super::kernel::stabilizer_order;
 use super::UnitCounts;
-use crate::cpu::{has_v3, has_v4, Level};
+use crate::cpu::{level_copies, on_level, pext, Bmi2, Level};
 use crate::options::WorkProgress;
 use crate::schedule::Workers;
 use crate::{Deadline, Options};
@@ -880,49 +880,66 @@ fn sample_halves(level: Level, walk: &Upper, workers: &Workers, deadline: &Deadl
     }
 }
 
-/// Defines `$name`, calling `$with` compiled for the best level the CPU has.
-macro_rules! dispatched {
-    ($name:ident, $with:ident, $v3:ident, $v4:ident, ($($arg:ident: $ty:ty),*)) => {
-        fn $name(level: Level, $($arg: $ty),*) {
-            #[cfg(target_arch = "x86_64")]
-            {
-                if level == Level::V4 && has_v4() {
-                    #[allow(unsafe_code)]
-                    // SAFETY: the CPU has every feature the copy is compiled with (has_v4 was
-                    // just checked at run time).
-                    return unsafe { $v4($($arg),*) };
-                }
-                if level >= Level::V3 && has_v3() {
-                    #[allow(unsafe_code)]
-                    // SAFETY: as above, with has_v3.
-                    return unsafe { $v3($($arg),*) };
-                }
-            }
-            #[cfg(not(target_arch = "x86_64"))]
-            let _ = level;
-            $with($($arg),*)
-        }
+/// [`count_halves_with`] compiled for the best level that `level` allows and the CPU has.
+fn count_halves(level: Level, walk: &Upper, starts: &[Start], counts: &mut [u32]) {
+    on_level!(
+        level,
+        count_halves_baseline(walk, starts, counts),
+        count_halves_v3(walk, starts, counts),
+        count_halves_v4(walk, starts, counts)
+    )
+}
 
-        /// The x86-64-v3 copy: to be called only where the CPU has its features.
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt,fma")]
-        fn $v3($($arg: $ty),*) {
-            $with($($arg),*)
-        }
-
-        /// The x86-64-v4 copy: to be called only where the CPU has its features.
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(
-            enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt,fma,avx512f,avx512vl,avx512bw,avx512dq,avx512cd,avx512vpopcntdq"
-        )]
-        fn $v4($($arg: $ty),*) {
-            $with($($arg),*)
+/// Defines `$name`, [`count_halves_with`] compiled for one instruction-set level.
+macro_rules! count_halves_copy {
+    ($(#[$attribute:meta])* fn $name:ident) => {
+        $(#[$attribute])*
+        fn $name(walk: &Upper, starts: &[Start], counts: &mut [u32]) {
+            count_halves_with(walk, starts, counts)
         }
     };
 }
 
-dispatched!(count_halves, count_halves_with, count_halves_v3, count_halves_v4, (walk: &Upper, starts: &[Start], counts: &mut [u32]));
-dispatched!(fill_buckets, fill_buckets_with, fill_buckets_v3, fill_buckets_v4, (layout: &Layout, walk: &Upper, starts: &[Start], limit: &Limit, out: &mut Fillings));
+level_copies!(
+    count_halves_copy,
+    count_halves_baseline,
+    count_halves_v3,
+    count_halves_v4
+);
+
+/// [`fill_buckets_with`] compiled for the best level that `level` allows and the CPU has.
+fn fill_buckets(
+    level: Level,
+    layout: &Layout,
+    walk: &Upper,
+    starts: &[Start],
+    limit: &Limit,
+    out: &mut Fillings,
+) {
+    on_level!(
+        level,
+        fill_buckets_baseline(layout, walk, starts, limit, out),
+        fill_buckets_v3(layout, walk, starts, limit, out),
+        fill_buckets_v4(layout, walk, starts, limit, out)
+    )
+}
+
+/// Defines `$name`, [`fill_buckets_with`] compiled for one instruction-set level.
+macro_rules! fill_buckets_copy {
+    ($(#[$attribute:meta])* fn $name:ident) => {
+        $(#[$attribute])*
+        fn $name(layout: &Layout, walk: &Upper, starts: &[Start], limit: &Limit, out: &mut Fillings) {
+            fill_buckets_with(layout, walk, starts, limit, out)
+        }
+    };
+}
+
+level_copies!(
+    fill_buckets_copy,
+    fill_buckets_baseline,
+    fill_buckets_v3,
+    fill_buckets_v4
+);
 
 /// The key of an upper half at the meeting row (`r + c` diagonals in the low `n` bits,
 /// `c - r` ones above them).
@@ -1128,22 +1145,14 @@ fn count_block(items: &[u64], block: &[[Set; ENTRIES]]) -> u64 {
 /// which runs at about half the speed of one 512-bit load per table entry.)
 #[inline(always)]
 fn count_block_at<const C: usize>(level: Level, items: &[u64], block: &[[Set; ENTRIES]; C]) -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if level == Level::V4 && has_v4() {
-            #[allow(unsafe_code)]
-            // SAFETY: the CPU has AVX-512 F and VPOPCNTDQ (has_v4 was just checked).
-            return unsafe { count_block_v4(items, block) };
-        }
-        if level >= Level::V3 && has_v3() {
-            #[allow(unsafe_code)]
-            // SAFETY: the CPU has AVX2 (has_v3 was just checked).
-            return unsafe { count_block_v3(items, block) };
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = level;
-    count_block(items, block)
+    // (The vector copies need AVX2, part of every `_v3` level, and AVX-512 F with VPOPCNTDQ,
+    // part of every `_v4` level.)
+    on_level!(
+        level,
+        count_block(items, block),
+        count_block_v3(items, block),
+        count_block_v4(items, block)
+    )
 }
 
 /// [`count_block`] with AVX-512: one load and AND per table entry, the counts summed per lane.
@@ -1231,31 +1240,14 @@ fn match_group(
     count_with_tables(level, items, bits, &tables[..used])
 }
 
-/// The bits of `x` at the set bits of `mask`, packed low in their order (what BMI2's `pext`
-/// computes): by the instruction when `pext` (only ever set where the CPU has it, see
-/// [`fast_pext`]), else one bit at a time.
-#[inline(always)]
-fn gather_bits(x: u64, mask: u64, pext: bool) -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    if pext {
-        #[allow(unsafe_code)]
-        // SAFETY: `pext` is true only where `fast_pext` found BMI2 (part of `has_v3`).
-        return unsafe { core::arch::x86_64::_pext_u64(x, mask) };
+/// BMI2 where the matcher's bit gathers use `pext` at `level` (a level with fast `pext`, on a
+/// CPU that has it); `None` gathers one bit at a time ([`crate::cpu::pext`]).
+fn fast_pext(level: Level) -> Option<Bmi2> {
+    if level >= Level::V3Pext {
+        Bmi2::detect()
+    } else {
+        None
     }
-    let _ = pext;
-    let (mut out, mut m, mut i) = (0, mask, 0);
-    while m != 0 {
-        out |= (x >> m.trailing_zeros() & 1) << i;
-        i += 1;
-        m &= m - 1;
-    }
-    out
-}
-
-/// Whether the matcher's bit gathers use `pext` at `level` (a level with fast `pext` on a
-/// CPU that has BMI2).
-fn fast_pext(level: Level) -> bool {
-    level >= Level::V3Pext && has_v3()
 }
 
 /// Most key bits a sieve splits by.
@@ -1274,15 +1266,15 @@ struct Squeeze {
     /// first.
     runs: [(u32, u32); MAX_RUNS],
     len: usize,
-    /// Squeezed by `pext` (see [`gather_bits`]).
-    pext: bool,
+    /// Squeezed by `pext` (see [`crate::cpu::pext`]) where set.
+    pext: Option<Bmi2>,
 }
 
 impl Squeeze {
     /// Keeps the bits of `keep` (all of them up to its highest one if its gaps are too many and
     /// `pext` is not used).
-    fn keeping(keep: u64, pext: bool) -> Squeeze {
-        if pext {
+    fn keeping(keep: u64, pext: Option<Bmi2>) -> Squeeze {
+        if pext.is_some() {
             return Squeeze {
                 keep,
                 runs: [(0, 0); MAX_RUNS],
@@ -1328,8 +1320,8 @@ impl Squeeze {
 
     #[inline(always)]
     fn apply(&self, x: u64) -> u64 {
-        if self.pext {
-            return gather_bits(x, self.keep, true);
+        if self.pext.is_some() {
+            return pext(x, self.keep, self.pext);
         }
         let mut x = x & self.keep;
         let mut i = 0;
@@ -1458,7 +1450,7 @@ fn sort_by_code(
         codes.resize(keys.len(), 0);
     }
     for i in 0..keys.len() {
-        let c = gather_bits(keys[i], cut, rest.pext) as usize;
+        let c = pext(keys[i], cut, rest.pext) as usize;
         codes[i] = c as u8;
         sizes[c] += 1;
     }
@@ -1548,41 +1540,25 @@ fn total_at(
     scratch: &mut Scratch,
 ) -> u64 {
     scratch.level = level;
-    #[cfg(target_arch = "x86_64")]
-    {
-        if level == Level::V4 && has_v4() {
-            #[allow(unsafe_code)]
-            // SAFETY: the CPU has every feature `total_v4` is compiled with (has_v4 was just
-            // checked at run time).
-            return unsafe { total_v4(unit, upper, lower, scratch) };
-        }
-        if level >= Level::V3 && has_v3() {
-            #[allow(unsafe_code)]
-            // SAFETY: the CPU has every feature `total_v3` is compiled with (has_v3 was just
-            // checked at run time).
-            return unsafe { total_v3(unit, upper, lower, scratch) };
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = level;
-    total_of(unit, upper, lower, scratch)
+    on_level!(
+        level,
+        total_baseline(unit, upper, lower, scratch),
+        total_v3(unit, upper, lower, scratch),
+        total_v4(unit, upper, lower, scratch)
+    )
 }
 
-/// [`total_of`] for x86-64-v3: to be called only where the CPU has its features.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt,fma")]
-fn total_v3(unit: &JoinUnit, upper: &[u64], lower: &[u64], scratch: &mut Scratch) -> u64 {
-    total_of(unit, upper, lower, scratch)
+/// Defines `$name`, [`total_of`] compiled for one instruction-set level.
+macro_rules! total_copy {
+    ($(#[$attribute:meta])* fn $name:ident) => {
+        $(#[$attribute])*
+        fn $name(unit: &JoinUnit, upper: &[u64], lower: &[u64], scratch: &mut Scratch) -> u64 {
+            total_of(unit, upper, lower, scratch)
+        }
+    };
 }
 
-/// [`total_of`] for x86-64-v4 with VPOPCNTDQ: to be called only where the CPU has them.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(
-    enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt,fma,avx512f,avx512vl,avx512bw,avx512dq,avx512cd,avx512vpopcntdq"
-)]
-fn total_v4(unit: &JoinUnit, upper: &[u64], lower: &[u64], scratch: &mut Scratch) -> u64 {
-    total_of(unit, upper, lower, scratch)
-}
+level_copies!(total_copy, total_baseline, total_v3, total_v4);
 
 /// Whether the half turn maps the unit onto itself (only then can it hold solutions that the
 /// half turn fixes).
@@ -2138,19 +2114,19 @@ mod tests {
             masks.extend([a, a & b, a | b, a & b & c, a >> (c % 64)]);
         }
         let mut fallbacks = 0;
-        let pext = fast_pext(Level::current());
+        let bmi2 = fast_pext(Level::current());
         for &mask in &masks {
-            let squeeze = Squeeze::keeping(mask, false);
+            let squeeze = Squeeze::keeping(mask, None);
             let top = 64 - mask.leading_zeros();
             let exact = squeeze.keep == mask;
             fallbacks += !exact as u32;
             for _ in 0..20 {
                 let x = next();
                 // The gather (by `pext` where the CPU has it, and one bit at a time).
-                assert_eq!(gather_bits(x, mask, false), extract_bits(x, mask));
-                if pext {
-                    assert_eq!(gather_bits(x, mask, true), extract_bits(x, mask));
-                    let exact = Squeeze::keeping(mask, true);
+                assert_eq!(pext(x, mask, None), extract_bits(x, mask));
+                if bmi2.is_some() {
+                    assert_eq!(pext(x, mask, bmi2), extract_bits(x, mask));
+                    let exact = Squeeze::keeping(mask, bmi2);
                     assert_eq!(exact.bits(), mask.count_ones());
                     assert_eq!(exact.apply(x), extract_bits(x, mask));
                 }
