@@ -3,9 +3,10 @@
 //! Modules, bottom up (imports only point down; docs/ARCHITECTURE.md follows one request
 //! through them):
 //!
-//! - [`primitive`]: small shared primitives: the seeded pseudo-random generators.
-//! - `cpu` (internal): the x86-64 instruction-set levels hot code is compiled for, chosen once
-//!   at run time (`QUEENS_CPU` caps the choice).
+//! - [`primitive`]: small shared primitives, each defined once: the seeded pseudo-random
+//!   generators, board-sized bit sets, the one assignment solver (Hungarian method), and
+//!   (internal) the x86-64 instruction-set levels hot code is compiled for, chosen once at run
+//!   time (`QUEENS_CPU` caps the choice), with their one dispatch and `pext`.
 //! - [`options`]: what every solver takes besides its problem: threads, time limit, cancel
 //!   flag, progress callbacks ([`Options`], [`Deadline`], [`SearchEvent`]).
 //! - [`schedule`]: the one scheduler of independent work units over threads.
@@ -46,7 +47,6 @@
 pub mod board;
 pub mod complete;
 pub mod count;
-mod cpu;
 pub mod format;
 pub mod guard;
 pub mod judge;

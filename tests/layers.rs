@@ -8,12 +8,11 @@ use std::path::Path;
 const ALLOWED: &[(&str, &[&str])] = &[
     ("options", &[]),
     ("primitive", &[]),
-    ("cpu", &[]),
     ("schedule", &["options"]),
     ("board", &["options"]),
     ("problem", &["board"]),
     ("verify", &["board", "problem"]),
-    ("count", &["board", "options", "schedule", "cpu"]),
+    ("count", &["board", "options", "schedule", "primitive"]),
     (
         "weight",
         &["board", "problem", "options", "schedule", "primitive"],
@@ -24,18 +23,11 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ),
     (
         "guard",
-        &[
-            "board",
-            "problem",
-            "options",
-            "schedule",
-            "cpu",
-            "primitive",
-        ],
+        &["board", "problem", "options", "schedule", "primitive"],
     ),
     (
         "complete",
-        &["board", "problem", "options", "schedule", "cpu"],
+        &["board", "problem", "options", "schedule", "primitive"],
     ),
     (
         "scale",

@@ -5,7 +5,7 @@
 //! fails; otherwise the search branches on a line with the fewest free squares, trying its
 //! first square and then, with that square removed, propagating again (two-way branching).
 
-use crate::cpu::{level_copies, on_level, Level};
+use crate::primitive::cpu::{level_copies, on_level, Level};
 use crate::Deadline;
 
 /// A search state: `2 * n` masks (the open rows' free columns, then the open columns' free

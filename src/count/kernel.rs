@@ -10,7 +10,7 @@
 //!
 //! The search and the tail it inlines are compiled several times, once per [`Level`] of x86-64
 //! instruction set, and the best level the running CPU has is chosen once, at the first count
-//! (see [`crate::cpu::Level::current`]); the build itself targets plain x86-64, so the binary
+//! (see [`crate::primitive::cpu::Level::current`]); the build itself targets plain x86-64, so the binary
 //! runs on any.
 
 #[cfg(target_arch = "x86_64")]
@@ -19,7 +19,7 @@ use super::tail::{Gather, Shifts, Tail, TAIL_ROWS};
 use super::unit::{WorkUnit, MAX_PREFIX};
 use super::UnitCounts;
 use crate::board::{Square, Symmetry};
-use crate::cpu::{level_copies, on_level, Level};
+use crate::primitive::cpu::{level_copies, on_level, Level};
 use crate::Deadline;
 
 /// No column (the marker for a row whose queen is not placed yet).
@@ -568,7 +568,7 @@ mod tests {
     }
 
     /// Every level gives the same count; a level the CPU lacks is never run (the search falls
-    /// back to one it has). The levels themselves are checked in `crate::cpu`.
+    /// back to one it has). The levels themselves are checked in `crate::primitive::cpu`.
     #[test]
     fn every_level_counts_the_same() {
         let start = Start::new(&work_units(12)[0]);

@@ -10,7 +10,7 @@
 //! For N = 16 this replaces about 60% of the search (the nodes of the last six rows) with
 //! 24 million look-ups.
 
-use crate::cpu::{pext, Bmi2};
+use crate::primitive::cpu::{pext, Bmi2};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -230,7 +230,7 @@ impl Gather for Shifts {
     }
 }
 
-/// [`Gather`] by BMI2's `pext` (one instruction, [`crate::cpu::pext`]). A value exists only
+/// [`Gather`] by BMI2's `pext` (one instruction, [`crate::primitive::cpu::pext`]). A value exists only
 /// where the running CPU has BMI2: [`Pext::detect`] is its only constructor.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Pext(Bmi2);

@@ -16,9 +16,9 @@
 
 pub(crate) use super::bits::Bits;
 use crate::board::{lines_meet, Square, Symmetry};
-use crate::cpu::Level as Isa;
+use crate::primitive::cpu::Level as Isa;
 #[cfg(target_arch = "x86_64")]
-use crate::cpu::{level_copies, on_level};
+use crate::primitive::cpu::{level_copies, on_level};
 use crate::Deadline;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};

@@ -23,8 +23,8 @@
 
 use super::kernel::stabilizer_order;
 use super::UnitCounts;
-use crate::cpu::{level_copies, on_level, pext, Bmi2, Level};
 use crate::options::WorkProgress;
+use crate::primitive::cpu::{level_copies, on_level, pext, Bmi2, Level};
 use crate::schedule::Workers;
 use crate::{Deadline, Options};
 use rayon::prelude::*;
@@ -1241,7 +1241,7 @@ fn match_group(
 }
 
 /// BMI2 where the matcher's bit gathers use `pext` at `level` (a level with fast `pext`, on a
-/// CPU that has it); `None` gathers one bit at a time ([`crate::cpu::pext`]).
+/// CPU that has it); `None` gathers one bit at a time ([`crate::primitive::cpu::pext`]).
 fn fast_pext(level: Level) -> Option<Bmi2> {
     if level >= Level::V3Pext {
         Bmi2::detect()
@@ -1266,7 +1266,7 @@ struct Squeeze {
     /// first.
     runs: [(u32, u32); MAX_RUNS],
     len: usize,
-    /// Squeezed by `pext` (see [`crate::cpu::pext`]) where set.
+    /// Squeezed by `pext` (see [`crate::primitive::cpu::pext`]) where set.
     pext: Option<Bmi2>,
 }
 

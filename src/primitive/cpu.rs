@@ -3,8 +3,8 @@
 //! any CPU). Hot code keeps one `#[target_feature]` copy per level and calls the copy of
 //! [`Level::current`] (or of the level it chose) that [`has_v3`] / [`has_v4`] allow; the guard
 //! counting, guard and completion searches make their copies with
-//! [`level_copies!`](crate::cpu::level_copies), where each level's feature list is written
-//! once, and call them through [`on_level!`](crate::cpu::on_level), the one place that checks
+//! [`level_copies!`](crate::primitive::cpu::level_copies), where each level's feature list is written
+//! once, and call them through [`on_level!`](crate::primitive::cpu::on_level), the one place that checks
 //! the CPU before an `unsafe` call of a copy.
 
 use std::sync::OnceLock;
@@ -132,18 +132,19 @@ pub(crate) use level_copies;
 /// v3(args), v4(args))`, where each argument is the call of that level's copy.
 macro_rules! on_level {
     ($level:expr, $base:expr, $v3:expr, $v4:expr) => {{
-        let level: $crate::cpu::Level = $level;
+        let level: $crate::primitive::cpu::Level = $level;
         #[cfg(target_arch = "x86_64")]
-        let value = if level >= $crate::cpu::Level::V4 && $crate::cpu::has_v4() {
-            #[allow(unsafe_code)]
-            // SAFETY: the CPU has every feature the `_v4` copies are compiled with (`has_v4`
-            // was just checked at run time).
-            unsafe {
-                $v4
-            }
-        } else {
-            $crate::cpu::on_level!(level, $base, $v3)
-        };
+        let value =
+            if level >= $crate::primitive::cpu::Level::V4 && $crate::primitive::cpu::has_v4() {
+                #[allow(unsafe_code)]
+                // SAFETY: the CPU has every feature the `_v4` copies are compiled with (`has_v4`
+                // was just checked at run time).
+                unsafe {
+                    $v4
+                }
+            } else {
+                $crate::primitive::cpu::on_level!(level, $base, $v3)
+            };
         #[cfg(not(target_arch = "x86_64"))]
         let value = {
             let _ = level;
@@ -152,18 +153,19 @@ macro_rules! on_level {
         value
     }};
     ($level:expr, $base:expr, $v3:expr) => {{
-        let level: $crate::cpu::Level = $level;
+        let level: $crate::primitive::cpu::Level = $level;
         #[cfg(target_arch = "x86_64")]
-        let value = if level >= $crate::cpu::Level::V3 && $crate::cpu::has_v3() {
-            #[allow(unsafe_code)]
-            // SAFETY: the CPU has every feature the `_v3` copies are compiled with (`has_v3`
-            // was just checked at run time).
-            unsafe {
-                $v3
-            }
-        } else {
-            $base
-        };
+        let value =
+            if level >= $crate::primitive::cpu::Level::V3 && $crate::primitive::cpu::has_v3() {
+                #[allow(unsafe_code)]
+                // SAFETY: the CPU has every feature the `_v3` copies are compiled with (`has_v3`
+                // was just checked at run time).
+                unsafe {
+                    $v3
+                }
+            } else {
+                $base
+            };
         #[cfg(not(target_arch = "x86_64"))]
         let value = {
             let _ = level;
