@@ -1,0 +1,483 @@
+//! The walk over the upper (and, mirrored, lower) halves of the board: starts, shared pieces,
+//! the count of halves per bucket and the sample that sizes the batches.
+
+use super::units::{extract, image_ranks, mirror};
+use crate::primitive::cpu::{level_copies, on_level, Level};
+use crate::schedule::Workers;
+use crate::Deadline;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The walk over the upper rows `0..h` of one context, each queen on a column outside
+/// `forbidden` and not attacked by those above, nor by the fixed queens (`blocked[row]`: the
+/// middle queen's attacks, and those of the batch's placed queens); a row that holds a placed
+/// queen (`placed[row]`, a column bit) takes it and nothing else. `leaf` hears the column set
+/// and word of every placement that `kept` passes on.
+#[derive(Clone, Debug)]
+pub(super) struct Upper {
+    pub(super) n: u32,
+    pub(super) h: u32,
+    pub(super) full: u32,
+    pub(super) blocked: [u32; 16],
+    pub(super) placed: [u32; 16],
+    pub(super) forbidden: u32,
+    /// The context's columns (all but the middle queen's).
+    pub(super) others: u32,
+    pub(super) odd: bool,
+    pub(super) kept: Kept,
+}
+
+impl Upper {
+    /// The walk of a context: `fixed[row]` the middle queen's attacks (none for even `n`),
+    /// `forbidden` its column; `mirrored` when the mirror maps the context onto itself.
+    pub(super) fn context(n: u32, fixed: &[u32; 32], forbidden: u32, mirrored: bool) -> Upper {
+        let mut blocked = [0u32; 16];
+        blocked.copy_from_slice(&fixed[..16]);
+        let full = u32::MAX >> (32 - n);
+        Upper {
+            n,
+            h: n / 2,
+            full,
+            blocked,
+            placed: [0; 16],
+            forbidden,
+            others: full & !forbidden,
+            odd: n % 2 == 1,
+            kept: if mirrored {
+                Kept::NeededByMirror
+            } else {
+                Kept::Every
+            },
+        }
+    }
+
+    /// The walks of the placements of this (context) walk whose columns meet `mask` in
+    /// exactly `part`: one for each way of placing a queen on every column of `part` in
+    /// distinct rows, none attacked by another or by the fixed queens; the other queens then
+    /// keep off `mask`. Together they walk each such placement once.
+    pub(super) fn with_part(&self, mask: u32, part: u32) -> Vec<Upper> {
+        self.with_part_keeping(mask, part, false)
+    }
+
+    /// [`Upper::with_part`], keeping the left-half trick where the context has it
+    /// (`by_mirror`): the walks then take only the placements whose first queen is in the
+    /// left half, each standing for its mirror image too, so that walks of a set of parts
+    /// closed under the mirror hear each half of those parts once.
+    pub(super) fn with_part_keeping(&self, mask: u32, part: u32, by_mirror: bool) -> Vec<Upper> {
+        let cols: Vec<u32> = (0..self.n).filter(|&c| part >> c & 1 == 1).collect();
+        let mut out = Vec::new();
+        if cols.len() > self.h as usize {
+            return out;
+        }
+        let base = Upper {
+            forbidden: self.forbidden | mask,
+            kept: match self.kept {
+                Kept::Every => Kept::Every,
+                Kept::NeededByMirror if by_mirror => Kept::NeededByMirror,
+                _ => Kept::Needed,
+            },
+            ..self.clone()
+        };
+        self.place(&cols, base, &mut out);
+        out
+    }
+
+    /// Places a queen on each of `cols` in turn, in every free row of `walk`.
+    pub(super) fn place(&self, cols: &[u32], walk: Upper, out: &mut Vec<Upper>) {
+        let Some((&c, rest)) = cols.split_first() else {
+            out.push(walk);
+            return;
+        };
+        let bit = 1u32 << c;
+        for r in 0..self.h as usize {
+            if walk.placed[r] != 0 || walk.blocked[r] & bit != 0 {
+                continue;
+            }
+            let mut next = walk.clone();
+            next.placed[r] = bit;
+            next.blocked[r] = self.full;
+            for (r2, b) in next.blocked.iter_mut().enumerate().take(self.h as usize) {
+                let d = r2.abs_diff(r) as u32;
+                if d > 0 {
+                    *b |= (bit << d | bit >> d) & self.full;
+                }
+            }
+            self.place(rest, next, out);
+        }
+    }
+
+    /// The free columns of `row` below the queens `cols`, `a`, `b`.
+    #[inline(always)]
+    pub(super) fn free(&self, row: usize, cols: u32, a: u32, b: u32) -> u32 {
+        (!(cols | a | b | self.blocked[row] | self.forbidden) & self.full) | self.placed[row]
+    }
+
+    /// The free columns of the first row (the left half only, when walking by the mirror).
+    pub(super) fn first_free(&self, row: usize, cols: u32, a: u32, b: u32) -> u32 {
+        let free = self.free(row, cols, a, b);
+        if row == 0 && self.kept == Kept::NeededByMirror {
+            free & ((1 << (self.n / 2)) - 1)
+        } else {
+            free
+        }
+    }
+
+    /// The start of the whole walk.
+    pub(super) fn root(&self) -> Start {
+        Start {
+            row: 0,
+            cols: 0,
+            a: 0,
+            b: 0,
+        }
+    }
+
+    /// The placements of the first `depth` rows (below `h`), the starts of the walks that
+    /// together make the whole walk.
+    pub(super) fn starts(&self, depth: usize) -> Vec<Start> {
+        let mut out = Vec::new();
+        let mut stack = vec![self.root()];
+        while let Some(s) = stack.pop() {
+            if s.row == depth {
+                out.push(s);
+                continue;
+            }
+            let mut free = self.first_free(s.row, s.cols, s.a, s.b);
+            // Pushed in reverse, so that the starts come out in the walk's own order.
+            let mut bits = Vec::new();
+            while free != 0 {
+                let bit = free & free.wrapping_neg();
+                free ^= bit;
+                bits.push(bit);
+            }
+            for &bit in bits.iter().rev() {
+                stack.push(Start {
+                    row: s.row + 1,
+                    cols: s.cols | bit,
+                    a: (s.a | bit) >> 1,
+                    b: ((s.b | bit) << 1) & self.full,
+                });
+            }
+        }
+        out
+    }
+
+    /// Calls `leaf` on every placement that extends `start` (a depth-first walk with an
+    /// explicit stack, so that it inlines into the copies compiled per instruction-set level).
+    #[inline(always)]
+    pub(super) fn walk_from(&self, start: Start, leaf: &mut impl FnMut(u32, u64)) {
+        match self.kept {
+            Kept::Every => self.walk_keeping::<EVERY>(start, leaf),
+            Kept::Needed => self.walk_keeping::<NEEDED>(start, leaf),
+            Kept::NeededByMirror => self.walk_keeping::<BY_MIRROR>(start, leaf),
+        }
+    }
+
+    /// [`Upper::walk_from`] for one [`Kept`] (`KEPT`, as a number). Where the needed sets
+    /// matter, the walk follows the placement's mirror image alongside (its columns and
+    /// diagonals, which the same steps give from the mirrored queens).
+    #[inline(always)]
+    pub(super) fn walk_keeping<const KEPT: u8>(
+        &self,
+        start: Start,
+        leaf: &mut impl FnMut(u32, u64),
+    ) {
+        let last = self.h as usize - 1;
+        let (n, full, odd) = (self.n, self.full, self.odd);
+        let top = 1u32 << (n - 1);
+        let mut stack = [(0u32, 0u32, 0u32, 0u32); 16];
+        let mut images = [(0u32, 0u32, 0u32); 16];
+        let (mut cols, mut a, mut b) = (start.cols, start.a, start.b);
+        // The mirror image's columns and diagonals (the mirror swaps the two kinds).
+        let (mut mc, mut ma, mut mb) = (mirror(n, cols), mirror(n, b), mirror(n, a));
+        let mut row = start.row;
+        let mut free = self.first_free(row, cols, a, b);
+        let others = self.others;
+        // The word of a placement from its diagonals before its last queen `bit`.
+        let word = |a: u32, b: u32, bit: u32| {
+            let (a, b) = (a | bit, b | bit);
+            let (a, b) = if odd {
+                (a >> 1, (b << 1) & full)
+            } else {
+                (a, b)
+            };
+            a as u64 | (b as u64) << n
+        };
+        loop {
+            if row == last {
+                while free != 0 {
+                    let bit = free & free.wrapping_neg();
+                    free ^= bit;
+                    let c = cols | bit;
+                    let w = word(a, b, bit);
+                    if KEPT == EVERY {
+                        leaf(c, w);
+                        continue;
+                    }
+                    let mbit = top >> bit.trailing_zeros();
+                    let m = mc | mbit;
+                    let (own, image) = image_ranks(others, c, m);
+                    if KEPT == NEEDED {
+                        if own <= image {
+                            leaf(c, w);
+                        }
+                        continue;
+                    }
+                    // The placement or its image is needed, chosen without a branch; both
+                    // when they tie.
+                    let mw = word(ma, mb, mbit);
+                    let first = own <= image;
+                    let (x, wx) = if first { (c, w) } else { (m, mw) };
+                    leaf(x, wx);
+                    if own == image {
+                        let (y, wy) = if first { (m, mw) } else { (c, w) };
+                        leaf(y, wy);
+                    }
+                }
+            } else if free != 0 {
+                let bit = free & free.wrapping_neg();
+                free ^= bit;
+                stack[row & 15] = (free, cols, a, b);
+                cols |= bit;
+                a = (a | bit) >> 1;
+                b = ((b | bit) << 1) & full;
+                if KEPT != EVERY {
+                    images[row & 15] = (mc, ma, mb);
+                    let mbit = top >> bit.trailing_zeros();
+                    mc |= mbit;
+                    ma = (ma | mbit) >> 1;
+                    mb = ((mb | mbit) << 1) & full;
+                }
+                row += 1;
+                free = self.free(row, cols, a, b);
+                continue;
+            }
+            if row == start.row {
+                break;
+            }
+            row -= 1;
+            (free, cols, a, b) = stack[row & 15];
+            if KEPT != EVERY {
+                (mc, ma, mb) = images[row & 15];
+            }
+        }
+    }
+}
+
+/// [`Kept`] as the numbers that [`Upper::walk_keeping`] is compiled for.
+pub(super) const EVERY: u8 = 0;
+pub(super) const NEEDED: u8 = 1;
+pub(super) const BY_MIRROR: u8 = 2;
+
+/// The state of a walk after its first rows.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Start {
+    pub(super) row: usize,
+    pub(super) cols: u32,
+    pub(super) a: u32,
+    pub(super) b: u32,
+}
+
+/// Rows placed before the walks are shared out (fine enough that the workers finish filling
+/// together).
+pub(super) const START_DEPTH: usize = 3;
+
+/// Walks cut into pieces to share out among workers: each piece is one walk from one start.
+pub(super) struct Pieces {
+    pub(super) walks: Vec<Upper>,
+    /// The pieces: a walk (its index in `walks`) and a start of it.
+    pub(super) starts: Vec<(u32, Start)>,
+}
+
+impl Pieces {
+    /// The walks from the placements of their first `depth` rows; from their roots alone when
+    /// they are enough to share out by themselves.
+    pub(super) fn new(walks: Vec<Upper>, depth: usize) -> Pieces {
+        let starts = if walks.len() >= 1024 {
+            (0..walks.len() as u32)
+                .map(|i| (i, walks[i as usize].root()))
+                .collect()
+        } else {
+            let mut starts = Vec::new();
+            for (i, w) in walks.iter().enumerate() {
+                let depth = depth.min(w.h as usize - 1);
+                starts.extend(w.starts(depth).into_iter().map(|s| (i as u32, s)));
+            }
+            starts
+        };
+        Pieces { walks, starts }
+    }
+
+    /// Every `step`-th piece.
+    pub(super) fn every(&self, step: usize) -> Pieces {
+        Pieces {
+            walks: self.walks.clone(),
+            starts: self.starts.iter().step_by(step).copied().collect(),
+        }
+    }
+}
+
+/// Runs each piece of `pieces` on the workers: each worker makes its state with `new` and
+/// takes the next piece until none is left or `stop` says so. Returns the workers' states
+/// (in no fixed order: their callers only add them up).
+pub(super) fn share_pieces<S: Send>(
+    workers: &Workers,
+    pieces: &Pieces,
+    stop: impl Fn() -> bool + Sync,
+    new: impl Fn() -> S + Sync,
+    walk: impl Fn(&mut S, &Upper, &[Start]) + Sync,
+) -> Vec<S> {
+    let next = AtomicUsize::new(0);
+    workers.install(|| {
+        (0..workers.threads().max(1))
+            .into_par_iter()
+            .map(|_| {
+                let mut state = new();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= pieces.starts.len() || stop() {
+                        break;
+                    }
+                    let (w, start) = &pieces.starts[i];
+                    walk(
+                        &mut state,
+                        &pieces.walks[*w as usize],
+                        std::slice::from_ref(start),
+                    );
+                }
+                state
+            })
+            .collect()
+    })
+}
+
+/// Adds the number of halves of each column set, from the walks from `starts`, to `counts`.
+#[inline(always)]
+pub(super) fn count_halves_with(walk: &Upper, starts: &[Start], counts: &mut [u32]) {
+    for &start in starts {
+        walk.walk_from(start, &mut |cols, _| counts[cols as usize] += 1);
+    }
+}
+
+/// Walks out of which one is sampled by [`sample_halves`] (when there are many).
+pub(super) const SAMPLE_STEP: usize = 16;
+
+/// The numbers of halves a walk hears, by column set, counted on a sample of its walks.
+pub(super) struct Sample {
+    pub(super) counts: Vec<u32>,
+    /// The walks sampled, out of `walks`.
+    pub(super) sampled: u64,
+    pub(super) walks: u64,
+}
+
+impl Sample {
+    /// `x` halves of the sample scaled to the whole walk.
+    pub(super) fn scaled(&self, x: u64) -> u64 {
+        (x as u128 * self.walks as u128 / self.sampled.max(1) as u128) as u64
+    }
+
+    /// The sampled halves of each part of `mask`: those whose column sets meet it in the
+    /// part (as a number of `mask.count_ones()` bits).
+    pub(super) fn by_part(&self, mask: u32) -> Vec<u64> {
+        let mut size = vec![0u64; 1 << mask.count_ones()];
+        for (set, &c) in self.counts.iter().enumerate() {
+            if c != 0 {
+                size[extract(set as u32, mask) as usize] += c as u64;
+            }
+        }
+        size
+    }
+
+    /// The estimated number of halves of the whole walk.
+    pub(super) fn total(&self) -> u64 {
+        self.scaled(self.counts.iter().map(|&c| c as u64).sum())
+    }
+}
+
+/// The rows placed before the sample's walks, and the share of them it walks (one in so
+/// many), for board size `n`: every [`SAMPLE_STEP`]th walk from the first four rows up to
+/// N = 19, then a four times sparser sample for each size above (from deeper starts, so that
+/// a sparse sample still holds thousands of walks): its cost stays near a second of CPU time
+/// (N = 21: 0.6 s rather than 10 s).
+pub(super) fn sample_shape(n: u32) -> (usize, usize) {
+    let above = n.saturating_sub(19) as usize;
+    (4 + above.div_ceil(2), SAMPLE_STEP << (2 * above))
+}
+
+/// Counts the halves of every so many walks from the placements of a few rows
+/// ([`sample_shape`]; every walk when they are few), unless `deadline` stops it first.
+pub(super) fn sample_halves(
+    level: Level,
+    walk: &Upper,
+    workers: &Workers,
+    deadline: &Deadline,
+) -> Sample {
+    let (depth, sparse) = sample_shape(walk.n);
+    let all = Pieces::new(vec![walk.clone()], depth);
+    let step = if all.starts.len() >= 64 * sparse {
+        sparse
+    } else {
+        1
+    };
+    let sample = all.every(step);
+    let sets = 1usize << walk.n;
+    let parts = share_pieces(
+        workers,
+        &sample,
+        || deadline.reached(),
+        || vec![0u32; sets],
+        |counts, walk, starts| count_halves(level, walk, starts, counts),
+    );
+    let mut counts = vec![0u32; sets];
+    for part in parts {
+        for (x, y) in counts.iter_mut().zip(part) {
+            *x += y;
+        }
+    }
+    Sample {
+        counts,
+        sampled: sample.starts.len() as u64,
+        walks: all.starts.len() as u64,
+    }
+}
+
+/// [`count_halves_with`] compiled for the best level that `level` allows and the CPU has.
+pub(super) fn count_halves(level: Level, walk: &Upper, starts: &[Start], counts: &mut [u32]) {
+    on_level!(
+        level,
+        count_halves_baseline(walk, starts, counts),
+        count_halves_v3(walk, starts, counts),
+        count_halves_v4(walk, starts, counts)
+    )
+}
+
+/// Defines `$name`, [`count_halves_with`] compiled for one instruction-set level.
+macro_rules! count_halves_copy {
+    ($(#[$attribute:meta])* fn $name:ident) => {
+        $(#[$attribute])*
+        fn $name(walk: &Upper, starts: &[Start], counts: &mut [u32]) {
+            count_halves_with(walk, starts, counts)
+        }
+    };
+}
+
+level_copies!(
+    count_halves_copy,
+    count_halves_baseline,
+    count_halves_v3,
+    count_halves_v4
+);
+
+/// Which placements a walk passes on to its leaf.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kept {
+    /// Every placement (a context that the mirror moves: every set is needed there).
+    Every,
+    /// The needed ones (a context that the mirror maps onto itself: a set is needed when it
+    /// or its complement is the least of the four images of its unit, see
+    /// [`needed_in_mirrored`]).
+    Needed,
+    /// The needed ones, walking only the placements whose first queen is in the left half:
+    /// each stands for itself and its mirror image.
+    NeededByMirror,
+}
