@@ -678,6 +678,27 @@ fn coverage_shading_reads_on_a_board_with_every_square_marked() {
     }
 }
 
+/// The weight picture of an `n x n` grid of weights drawn by `weight` (row by row), solved
+/// for at most 300 ms.
+fn weight_picture(n: usize, mut weight: impl FnMut() -> i64) -> String {
+    let text: String = (0..n)
+        .map(|_| {
+            (0..n)
+                .map(|_| weight().to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+                + "\n"
+        })
+        .collect();
+    let grid = parse_weight_grid(&text).unwrap();
+    let options = Options {
+        time_limit: Some(std::time::Duration::from_millis(300)),
+        ..Options::default()
+    };
+    let placement = weight::best(&grid, &options).unwrap();
+    svg::weight(&grid, &placement)
+}
+
 #[test]
 fn numbers_on_boards_up_to_24_stay_readable() {
     // Weights 1..=99 on the largest numbered boards: every number not under a queen at least
@@ -685,22 +706,7 @@ fn numbers_on_boards_up_to_24_stay_readable() {
     // square (so that the board shown smaller still reads).
     let mut rng = Rng(24);
     for n in [8usize, 16, 20, 21, 24] {
-        let text: String = (0..n)
-            .map(|_| {
-                (0..n)
-                    .map(|_| (1 + rng.below(99)).to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-                    + "\n"
-            })
-            .collect();
-        let grid = parse_weight_grid(&text).unwrap();
-        let options = Options {
-            time_limit: Some(std::time::Duration::from_millis(300)),
-            ..Options::default()
-        };
-        let placement = weight::best(&grid, &options).unwrap();
-        let doc_text = svg::weight(&grid, &placement);
+        let doc_text = weight_picture(n, || 1 + rng.below(99) as i64);
         let doc = parse(&doc_text);
         let b = board(&doc, "weight");
         let (_, _, cell) = board_geometry(b, n);
@@ -721,22 +727,7 @@ fn numbers_of_up_to_six_digits_and_negative_ones_fit_their_squares() {
     let mut rng = Rng(36);
     let pool = [999_999i64, -99_999, 123_456, -5, 42, 100_000, 7, -123_456];
     for n in [4usize, 8, 12, 16, 20] {
-        let text: String = (0..n)
-            .map(|_| {
-                (0..n)
-                    .map(|_| pool[rng.below(pool.len() as u64)].to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-                    + "\n"
-            })
-            .collect();
-        let grid = parse_weight_grid(&text).unwrap();
-        let options = Options {
-            time_limit: Some(std::time::Duration::from_millis(300)),
-            ..Options::default()
-        };
-        let placement = weight::best(&grid, &options).unwrap();
-        let doc_text = svg::weight(&grid, &placement);
+        let doc_text = weight_picture(n, || pool[rng.below(pool.len() as u64)]);
         let doc = parse(&doc_text);
         let b = board(&doc, "weight");
         let (_, _, cell) = board_geometry(b, n);
