@@ -481,12 +481,7 @@ fn search(level: Level, start: &Start, deadline: &Deadline) -> Option<u64> {
     if start.len < TAIL_ROWS {
         return Some(placements_at(level, start, start.len));
     }
-    let pext = if level >= Level::V3Pext {
-        Pext::detect()
-    } else {
-        None
-    };
-    match pext {
+    match level.fast_pext().map(Pext) {
         Some(pext) => on_level!(
             level,
             search_baseline(pext, start, deadline),

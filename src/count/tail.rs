@@ -230,17 +230,10 @@ impl Gather for Shifts {
     }
 }
 
-/// [`Gather`] by BMI2's `pext` (one instruction, [`crate::primitive::cpu::pext`]). A value exists only
-/// where the running CPU has BMI2: [`Pext::detect`] is its only constructor.
+/// [`Gather`] by BMI2's `pext` (one instruction, [`crate::primitive::cpu::pext`]). A value
+/// exists only where the running CPU has BMI2 (it holds the [`Bmi2`] proof).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Pext(Bmi2);
-
-impl Pext {
-    /// `Some` when the running CPU has BMI2.
-    pub(crate) fn detect() -> Option<Pext> {
-        Bmi2::detect().map(Pext)
-    }
-}
+pub(crate) struct Pext(pub(crate) Bmi2);
 
 impl Gather for Pext {
     #[inline(always)]
@@ -332,7 +325,7 @@ mod tests {
     #[test]
     fn gathers_pack_the_free_columns() {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-        let pext = Pext::detect();
+        let pext = Bmi2::detect().map(Pext);
         for _ in 0..10_000 {
             let (free, at) = six_columns(&mut rng, 32);
             let blocked = rng.next() as u32;
@@ -384,7 +377,7 @@ mod tests {
                 expected,
                 "{offsets:?} {free:b}"
             );
-            if let Some(pext) = Pext::detect() {
+            if let Some(pext) = Bmi2::detect().map(Pext) {
                 assert_eq!(tail.count(pext, full, cols, ld, rd), expected);
             }
         }

@@ -71,6 +71,16 @@ impl Level {
         }
     }
 
+    /// BMI2 where code at this level uses `pext` (`V3Pext` and `V4`, on a CPU that has it);
+    /// `None` gathers bits without it.
+    pub(crate) fn fast_pext(self) -> Option<Bmi2> {
+        if self >= Level::V3Pext {
+            Bmi2::detect()
+        } else {
+            None
+        }
+    }
+
     /// The level every search uses, chosen at the first call: [`Level::detected`], capped by
     /// the environment variable `QUEENS_CPU` when it names a level (`baseline`, `v3`,
     /// `v3-pext`, `v4`; any other value is ignored). `QUEENS_CPU=baseline` runs the portable code

@@ -501,7 +501,7 @@ mod tests {
             masks.extend([a, a & b, a | b, a & b & c, a >> (c % 64)]);
         }
         let mut fallbacks = 0;
-        let bmi2 = fast_pext(Level::current());
+        let bmi2 = Level::current().fast_pext();
         for &mask in &masks {
             let squeeze = Squeeze::keeping(mask, None);
             let top = 64 - mask.leading_zeros();

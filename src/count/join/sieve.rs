@@ -6,16 +6,6 @@ use super::table::{lower_key, upper_key};
 use super::units::JoinUnit;
 use crate::primitive::cpu::{level_copies, on_level, pext, Bmi2, Level};
 
-/// BMI2 where the matcher's bit gathers use `pext` at `level` (a level with fast `pext`, on a
-/// CPU that has it); `None` gathers one bit at a time ([`crate::primitive::cpu::pext`]).
-pub(super) fn fast_pext(level: Level) -> Option<Bmi2> {
-    if level >= Level::V3Pext {
-        Bmi2::detect()
-    } else {
-        None
-    }
-}
-
 /// Most key bits a sieve splits by.
 pub(super) const MAX_CUT: usize = 6;
 
@@ -148,7 +138,7 @@ pub(super) fn disjoint_pairs(
     let cut = by_score[..k].iter().fold(0u64, |m, &(_, b)| m | 1 << b);
     // Within a part no pair meets on a cut bit (a part's items lack the bits its patterns
     // have), so the parts are compared without them.
-    let pext = fast_pext(scratch.level);
+    let pext = scratch.level.fast_pext();
     let rest = Squeeze::keeping((u64::MAX >> (64 - bits)) & !cut, pext);
     let parts = 1usize << k;
     let mut codes = std::mem::take(&mut scratch.codes);
@@ -279,7 +269,7 @@ pub(super) fn total_of(unit: &JoinUnit, ups: &[u64], lows: &[u64], scratch: &mut
         acc
     };
     let keep = upper_key(n, full, odd, any(ups)) & lower_key(n, full, any(lows));
-    let squeeze = Squeeze::keeping(keep, fast_pext(scratch.level));
+    let squeeze = Squeeze::keeping(keep, scratch.level.fast_pext());
     let bits = squeeze.bits();
     let mut upper = std::mem::take(&mut scratch.upper);
     let mut lower = std::mem::take(&mut scratch.lower);
