@@ -16,7 +16,9 @@
 # Where CSPLib publishes no instances for N (above 21), SAMPLE instances (default 100) are
 # made with its generator (data/queens-diag-gen.py N 4 SEED, seeds 1, 2, ...). PEER=0 skips
 # shiftqueens; COUNT=1 also counts every instance's completions with ours (`--count`, THREADS
-# threads) and prints the counts' CPU time.
+# threads) and prints the counts' CPU time. CPSAT=PY also runs CP-SAT (the peers' cpsat.py,
+# under SHARED/peers, default ../shared/peers) with the Python PY that has ortools, on
+# THREADS workers with the same time limit, and checks its answers too.
 set -euo pipefail
 cd "$(git rev-parse --show-toplevel)"
 : "${CSPLIB:?set CSPLIB to a checkout (or a bare git directory) of csplib/csplib}"
@@ -26,6 +28,12 @@ SAMPLE=${3:-0}
 SEED=${4:-79}
 LIMIT=${LIMIT:-600}
 THREADS=${THREADS:-1}
+SHARED=${SHARED:-$(pwd)/../shared}
+CPSAT=${CPSAT:-}
+if [ -n "$CPSAT" ] && [ ! -f "$SHARED/peers/cpsat.py" ]; then
+    echo "CPSAT is set but $SHARED/peers/cpsat.py is missing (set SHARED)" >&2
+    exit 2
+fi
 cargo build --release --quiet
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
@@ -51,9 +59,10 @@ else
         python3 "$WORK/gen.py" "$N" 4 "$seed" > "$WORK/diag-$N/diag-$N-4-$seed.param"
     done
 fi
-python3 - "$WORK" "$N" "$D" "$SAMPLE" "$SEED" "$LIMIT" "$THREADS" "${PEER:-1}" "${COUNT:-0}" <<'PY'
+python3 - "$WORK" "$N" "$D" "$SAMPLE" "$SEED" "$LIMIT" "$THREADS" "${PEER:-1}" "${COUNT:-0}" \
+    "$CPSAT" "$SHARED/peers/cpsat.py" <<'PY'
 import glob, json, os, random, re, resource, statistics, subprocess, sys, time
-work, n, d, sample, seed, limit, threads, peer, count = sys.argv[1:10]
+work, n, d, sample, seed, limit, threads, peer, count, cpsat, cpsat_py = sys.argv[1:12]
 peer, count = peer != "0", count != "0"
 n, d, sample, limit = int(n), int(d), int(sample), float(limit)
 files = sorted(glob.glob(os.path.join(work, f"diag-{n}", "*.param")))
@@ -99,8 +108,20 @@ def theirs(path):
     m = re.search(r"Nodes: (\d+)", out)
     return verdict, wall, cpu, int(m.group(1)) if m else 0
 
+def cp_sat(path):
+    """CP-SAT's verdict, wall and CPU seconds (None when CPSAT is not set)."""
+    if not cpsat:
+        return None
+    out, wall, cpu = timed([cpsat, cpsat_py, "complete", f"{path}:{d}", threads, str(limit)])
+    fields = out.split()
+    verdict = "?"
+    if len(fields) >= 2 and fields[1] == "OPTIMAL":
+        verdict = "SAT" if fields[0] == "1" else "UNSAT"
+    return verdict, wall, cpu
+
 rows = []
 counts = []
+cpsat_rows = []
 print(f"n = {n}, d = {d}: {len(files)} instances; ours with {threads} thread(s)")
 print(f"{'instance':24} {'answer':6} {'ours cpu':>9} {'theirs cpu':>10} {'ratio':>7} {'our nodes':>11} {'their nodes':>12}")
 for i, path in enumerate(files):
@@ -115,6 +136,14 @@ for i, path in enumerate(files):
     if not peer:
         flag = ""
     print(f"{os.path.basename(path):24} {a[0]:6} {a[2]:9.3f} {b[2]:10.3f} {ratio:7.1f} {a[3]:11} {b[3]:12}{flag}", flush=True)
+    c = cp_sat(path)
+    if c is not None:
+        cpsat_rows.append(c)
+        bad = "?" not in (a[0], c[0]) and a[0] != c[0]
+        print(f"{'':24} CP-SAT: {c[0]}, {c[2]:.3f} s CPU, {c[1]:.3f} s wall"
+              f"{'  DISAGREE with ours' if bad else ''}", flush=True)
+        if bad:
+            rows[-1] = rows[-1][:3] + (False,)
     if count:
         c = counted(path)
         counts.append(c)
@@ -136,6 +165,14 @@ for name, s in (("ours", o), ("shiftqueens", t)) if peer else (("ours", o),):
 if peer:
     print(f"{'ratio':12} {t[0]/max(o[0],1e-3):10.1f} {t[1]/max(o[1],1e-3):9.1f} {t[2]/max(o[2],1e-3):10.1f} "
           f"{t[3]/max(o[3],1e-3):11.1f} {t[4]/max(o[4],1e-3):9.1f} {t[5]/max(o[5],1e-3):10.1f}")
+if cpsat_rows:
+    cpu = [c[2] for c in cpsat_rows]
+    wall = [c[1] for c in cpsat_rows]
+    timeouts = sum(1 for c in cpsat_rows if c[0] == "?")
+    print(f"{'CP-SAT':12} {statistics.median(cpu):10.3f} {max(cpu):9.3f} {sum(cpu):10.2f} "
+          f"{statistics.median(wall):11.3f} {max(wall):9.3f} {sum(wall):10.2f}  ({timeouts} time-outs)")
+    print(f"{'CP-SAT/ours':12} {statistics.median(cpu)/max(o[0],1e-3):10.1f} {max(cpu)/max(o[1],1e-3):9.1f} "
+          f"{sum(cpu)/max(o[2],1e-3):10.1f}")
 if counts:
     cpu = [c[3] for c in counts]
     print(f"counts: {len(counts)} instances, {sum(1 for c in counts if c[1])} complete, CPU median {statistics.median(cpu):.3f} s, max {max(cpu):.3f} s, total {sum(cpu):.2f} s")

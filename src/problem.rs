@@ -106,4 +106,81 @@ impl PartialBoard {
     pub fn is_blocked(&self, row: usize, col: usize) -> bool {
         !self.blocked.is_empty() && self.blocked[row * self.n + col]
     }
+
+    /// The board in one line of text, the same for boards with the same completions in the
+    /// same search: the rows joined by `/`, each square `q` (a placed queen), `x` (no queen
+    /// may stand there: blocked, or on a closed diagonal) or `.`, then `|rows:R,R..` and
+    /// `|cols:C,C..` for closed rows and columns. Off-board entries are left out (check the
+    /// board first); [`PartialBoard::from_key`] reads it back.
+    pub fn key(&self) -> String {
+        let n = self.n;
+        let mut grid = vec![b'.'; n * n];
+        for r in 0..n {
+            for c in 0..n {
+                let closed = self.is_blocked(r, c)
+                    || self.closed_sums.contains(&(r + c))
+                    || self.closed_differences.contains(&(r + n - 1 - c));
+                if closed {
+                    grid[r * n + c] = b'x';
+                }
+            }
+        }
+        for q in self.queens.iter().filter(|q| q.row < n && q.col < n) {
+            grid[q.row * n + q.col] = b'q';
+        }
+        let mut key = grid
+            .chunks(n.max(1))
+            .map(|row| String::from_utf8_lossy(row).into_owned())
+            .collect::<Vec<_>>()
+            .join("/");
+        for (name, lines) in [("rows", &self.closed_rows), ("cols", &self.closed_cols)] {
+            let mut lines: Vec<usize> = lines.iter().copied().filter(|&k| k < n).collect();
+            lines.sort_unstable();
+            lines.dedup();
+            if !lines.is_empty() {
+                let list: Vec<String> = lines.iter().map(usize::to_string).collect();
+                key.push_str(&format!("|{name}:{}", list.join(",")));
+            }
+        }
+        key
+    }
+
+    /// The board that [`PartialBoard::key`] wrote (closed diagonals as blocked squares, the
+    /// queens in row-major order), or `None` for text it does not write.
+    pub fn from_key(key: &str) -> Option<PartialBoard> {
+        let mut parts = key.split('|');
+        let rows: Vec<&str> = parts.next()?.split('/').collect();
+        let n = rows.len();
+        let mut board = PartialBoard::empty(n);
+        board.blocked = vec![false; n * n];
+        for (r, row) in rows.iter().enumerate() {
+            if row.len() != n {
+                return None;
+            }
+            for (c, square) in row.bytes().enumerate() {
+                match square {
+                    b'.' => {}
+                    b'x' => board.blocked[r * n + c] = true,
+                    b'q' => board.queens.push(Square { row: r, col: c }),
+                    _ => return None,
+                }
+            }
+        }
+        if !board.blocked.contains(&true) {
+            board.blocked.clear();
+        }
+        for part in parts {
+            let (name, list) = part.split_once(':')?;
+            let lines = list
+                .split(',')
+                .map(|k| k.parse::<usize>().ok().filter(|&k| k < n))
+                .collect::<Option<Vec<usize>>>()?;
+            match name {
+                "rows" if board.closed_rows.is_empty() => board.closed_rows = lines,
+                "cols" if board.closed_cols.is_empty() => board.closed_cols = lines,
+                _ => return None,
+            }
+        }
+        (board.key() == key).then_some(board)
+    }
 }

@@ -265,3 +265,84 @@ fn bad_inputs_are_located_errors() {
     );
     assert_eq!(svg_all.code, 2);
 }
+
+#[test]
+fn sharded_counts_through_ledgers_merge_to_brute_force() {
+    // 9 x 9, a queen given, two squares blocked: the plain count, every split into shards and a
+    // resumed ledger all give brute force's number.
+    let text = "..Q......\n.........\n.........\n.........\n....x....\n\
+                .........\n.........\n.x.......\n.........\n";
+    let expected = brute(&parse_board(text).unwrap()).len() as u64;
+    assert!(expected > 10, "{expected}");
+    let dir = scratch("complete-shards");
+    let board = dir.join("board.txt");
+    std::fs::write(&board, text).unwrap();
+    let board = board.to_str().unwrap();
+    let plain = json(&queens(&["complete", board, "--count", "--json"]).stdout);
+    assert_eq!(plain["completions"].as_u64(), Some(expected));
+    for shards in [1, 2, 3, 7] {
+        let mut ledgers = Vec::new();
+        for i in 0..shards {
+            let ledger = dir.join(format!("k{shards}-{i}.ledger"));
+            let ledger = ledger.to_str().unwrap().to_string();
+            let shard = format!("{i}/{shards}");
+            let run = queens(&[
+                "complete", board, "--count", "--ledger", &ledger, "--shard", &shard, "--depth",
+                "3", "--json", "-j", "2",
+            ]);
+            assert_eq!(run.code, 0, "{}", run.stderr);
+            let answer = json(&run.stdout);
+            assert_eq!(
+                (answer["problem"].as_str(), answer["complete"].as_bool()),
+                (Some("complete"), Some(true))
+            );
+            ledgers.push(ledger);
+        }
+        let mut args = vec!["merge", "--json"];
+        args.extend(ledgers.iter().map(String::as_str));
+        let merged = queens(&args);
+        assert_eq!(merged.code, 0, "{}", merged.stdout);
+        let merged = json(&merged.stdout);
+        assert_eq!(
+            merged["completions"].as_u64(),
+            Some(expected),
+            "K = {shards}"
+        );
+        assert_eq!(merged["complete"], true);
+        if shards > 1 {
+            // One shard alone is not the board's count.
+            let partial = queens(&["merge", &ledgers[0]]);
+            assert_eq!(partial.code, 1, "{}", partial.stdout);
+            assert!(partial.stdout.contains("units left"), "{}", partial.stdout);
+        }
+    }
+    // A ledger of shard 0/2, run again without the shard, resumes to the whole count; its
+    // depth (3) is kept although none is given now.
+    let ledger = dir.join("k2-0.ledger");
+    let ledger = ledger.to_str().unwrap();
+    let resumed = queens(&["complete", board, "--count", "--ledger", ledger, "--json"]);
+    assert_eq!(resumed.code, 0, "{}", resumed.stderr);
+    let resumed = json(&resumed.stdout);
+    assert_eq!(resumed["completions"].as_u64(), Some(expected));
+    assert!(resumed["ledger"]["resumed"].as_u64().unwrap() > 0);
+    assert_eq!(resumed["depth"].as_u64(), Some(3));
+    // The ledger of another board is refused.
+    let other = dir.join("other.txt");
+    std::fs::write(&other, text.replacen('x', ".", 1)).unwrap();
+    let refused = queens(&[
+        "complete",
+        other.to_str().unwrap(),
+        "--count",
+        "--ledger",
+        ledger,
+    ]);
+    assert_eq!(refused.code, 2, "{}", refused.stdout);
+    assert!(refused.stderr.starts_with("error:"), "{}", refused.stderr);
+    // A ledger needs --count; a count's ledger is not a completion's.
+    assert_eq!(queens(&["complete", board, "--ledger", ledger]).code, 2);
+    let count_ledger = dir.join("count.ledger");
+    let count_ledger = count_ledger.to_str().unwrap();
+    assert_eq!(queens(&["count", "9", "--ledger", count_ledger]).code, 0);
+    let mixed = queens(&["merge", ledger, count_ledger]);
+    assert_eq!(mixed.code, 1, "{}", mixed.stdout);
+}

@@ -67,7 +67,9 @@ fn json_md_lists_exactly_the_fields_written() {
     std::fs::create_dir_all(&scratch).unwrap();
     let ledger = scratch.join("n8.ledger");
     let guard_ledger = scratch.join("g.ledger");
+    let complete_ledger = scratch.join("c.ledger");
     let (ledger, guard_ledger) = (ledger.to_str().unwrap(), guard_ledger.to_str().unwrap());
+    let complete_ledger = complete_ledger.to_str().unwrap();
     let runs: Vec<Vec<&str>> = vec![
         vec!["count", "8", "--json"],
         vec!["count", "8", "--json", "--ledger", ledger],
@@ -78,6 +80,15 @@ fn json_md_lists_exactly_the_fields_written() {
         vec!["complete", "examples/nauck.txt", "--json"],
         vec!["complete", "examples/nauck.txt", "--count", "--json"],
         vec!["complete", "examples/nauck.txt", "--all", "--json"],
+        vec![
+            "complete",
+            "examples/nauck.txt",
+            "--count",
+            "--ledger",
+            complete_ledger,
+            "--json",
+        ],
+        vec!["merge", complete_ledger, "--json"],
         vec![
             "guard",
             "--full",

@@ -25,13 +25,23 @@ const ALLOWED: &[(&str, &[&str])] = &[
         "guard",
         &["board", "problem", "options", "schedule", "primitive"],
     ),
+    // Completion counts an empty board with the N-queens counter, through its public interface.
     (
         "complete",
-        &["board", "problem", "options", "schedule", "primitive"],
+        &[
+            "board",
+            "problem",
+            "options",
+            "schedule",
+            "primitive",
+            "count",
+        ],
     ),
     (
         "scale",
-        &["board", "options", "schedule", "count", "guard", "problem"],
+        &[
+            "board", "options", "schedule", "count", "guard", "complete", "problem",
+        ],
     ),
     (
         "format",

@@ -1,13 +1,17 @@
 //! `queens complete`: n-queens completion, blocked n-queens and excluded diagonals.
 
+use super::ledger_run::LedgerArgs;
 use super::progress::Progress;
 use super::Status;
 use super::{emit, emit_line, interrupted, located, read_input, Failure, OutputFormat, SearchArgs};
 use super::{EXIT_INTERRUPTED, EXIT_NO_ANSWER};
 use clap::Args;
-use queens::complete::{self, CompleteError};
+use queens::complete::{self, CompleteError, PartialBoard};
 use queens::format::complete as output;
+use queens::format::scale::{complete_run_json, complete_run_text, RunPlace};
 use queens::format::{svg, RunInfo};
+use queens::scale::{read_contents, CompletePlan, Job, RunReport};
+use queens::Options;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
@@ -34,6 +38,14 @@ pub struct CompleteArgs {
     /// List every completion (then their number).
     #[arg(long)]
     pub all: bool,
+    /// With --count and --ledger: cut the units D branching decisions below the root
+    /// (default: the shallowest cut with 4096 units or more; a ledger that exists keeps its own).
+    #[arg(long, value_name = "D", requires = "ledger", value_parser = clap::value_parser!(u32).range(0..=16))]
+    pub depth: Option<u32>,
+    /// A resumable, sharded count (with --count) through --ledger FILE; total the shards'
+    /// ledgers with `queens merge`.
+    #[command(flatten)]
+    pub ledger: LedgerArgs,
     #[command(flatten)]
     pub search: SearchArgs,
 }
@@ -51,6 +63,20 @@ pub fn run(args: &CompleteArgs) -> Result<Status, Failure> {
     let mut options = args.search.options();
     let started = Instant::now();
     let bad = |e: CompleteError| Failure::bad_input(format!("{name}: {e}"));
+    if args.ledger.wanted() {
+        if !args.count {
+            return Err(Failure::bad_input(
+                "--ledger goes with --count (a sharded count of the completions)",
+            ));
+        }
+        if format == OutputFormat::Svg {
+            return Err(Failure::bad_input(
+                "a count has no SVG output (text or json)",
+            ));
+        }
+        complete::check(&board).map_err(bad)?;
+        return run_ledger_count(args, &board, &options, format == OutputFormat::Json);
+    }
     let n = board.n;
     if args.count || args.all {
         let progress = Arc::new(Progress::new(
@@ -118,4 +144,40 @@ pub fn run(args: &CompleteArgs) -> Result<Status, Failure> {
         return Ok(Status::from(EXIT_NO_ANSWER));
     }
     Ok(Status::SUCCESS)
+}
+
+/// `queens complete BOARD --count --ledger FILE [--shard I/K] [--depth D]`: counts the units of
+/// the board's completion plan that the ledger lacks (see docs/complete.md). A ledger that
+/// exists for the same board keeps the depth it was started with.
+fn run_ledger_count(
+    args: &CompleteArgs,
+    board: &PartialBoard,
+    options: &Options,
+    json: bool,
+) -> Result<Status, Failure> {
+    let key = board.key();
+    let depth = args.depth.or_else(|| {
+        let bytes = std::fs::read(args.ledger.ledger.as_ref()?).ok()?;
+        match read_contents(&bytes).header?.1.job {
+            Job::Complete(job) if job.board == key => Some(job.depth),
+            _ => None,
+        }
+    });
+    let plan = CompletePlan::new(board, depth).map_err(|e| Failure::bad_input(e.to_string()))?;
+    let job = plan.complete_job();
+    let render = |report: &RunReport, place: &RunPlace<'_>, json: bool| {
+        if json {
+            complete_run_json(report, place, job) + "\n"
+        } else {
+            complete_run_text(report, place, job)
+        }
+    };
+    super::ledger_run::run_plan(
+        &plan,
+        &args.ledger,
+        options,
+        json,
+        args.search.quiet,
+        &render,
+    )
 }

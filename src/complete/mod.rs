@@ -25,6 +25,7 @@
 //! ```
 
 mod search;
+pub mod units;
 
 use crate::board::Square;
 pub use crate::problem::PartialBoard;
@@ -33,6 +34,8 @@ use rayon::prelude::*;
 use search::{Search, State};
 use std::sync::atomic::{AtomicU64, Ordering};
 use thiserror::Error;
+pub use units::CompletionUnits;
+use units::UnitSearch;
 
 /// The largest board side the solver takes.
 pub const MAX_N: usize = 64;
@@ -81,8 +84,10 @@ pub struct Tally {
     pub completions: u128,
     /// Whether the time limit, the cancel flag or the callback ended the search early.
     pub stopped: bool,
-    /// Search nodes.
+    /// Search nodes (0 when `counter`).
     pub nodes: u64,
+    /// Whether the N-queens counter counted it (the board is empty), not the completion search.
+    pub counter: bool,
 }
 
 /// Checks the board and builds the search's starting state (`None`: no completion, because
@@ -175,6 +180,16 @@ fn start(board: &PartialBoard) -> Result<Option<State>, CompleteError> {
     Ok(Some(State::new(n, free, open_rows, open_cols, &given)))
 }
 
+/// Checks that `board` can be searched: the errors of [`decide`], [`count`] and [`list`].
+///
+/// # Errors
+/// A side of 0 or above [`MAX_N`], blocked flags of the wrong size, an off-board line or
+/// queen, two placed queens attacking each other, a placed queen on a blocked square or a
+/// closed line.
+pub fn check(board: &PartialBoard) -> Result<(), CompleteError> {
+    start(board).map(|_| ())
+}
+
 /// The queens of a completion as squares, in row-major order.
 fn squares(queens: &[(usize, usize)]) -> Vec<Square> {
     let mut out: Vec<Square> = queens
@@ -236,76 +251,73 @@ pub fn list(
         completions: listed,
         stopped,
         nodes,
+        counter: false,
     })
 }
 
-/// Counts the completions of `board` on `options.threads` threads (the subtrees below the
-/// first few branching decisions are the units). The count does not depend on the threads.
+/// Counts the completions of `board` on `options.threads` threads (the [`CompletionUnits`]
+/// of a cut with enough units for the threads are shared among them); the count does not
+/// depend on the threads. A board with nothing placed, blocked or closed is counted by the
+/// N-queens counter ([`crate::count::count`], which then reports no search nodes).
 pub fn count(board: &PartialBoard, options: &Options) -> Result<Tally, CompleteError> {
-    let Some(state) = start(board)? else {
-        return Ok(Tally::default());
+    if let Some(tally) = count_empty(board, options) {
+        return Ok(tally);
+    }
+    let threads = options.thread_count();
+    let units = if threads <= 1 {
+        CompletionUnits::new(board, 0)?
+    } else {
+        CompletionUnits::at_least(board, 32 * threads)?
     };
     let deadline = options.deadline();
-    let threads = options.thread_count();
-    // Cut the tree at the shallowest level with enough pieces for the threads to share.
-    let mut top = (0u128, 0u64, false);
-    let mut pieces = Vec::new();
-    for level in 1..=8 {
-        let mut found = 0u128;
-        let mut visit = |_: &[(usize, usize)]| {
-            found += 1;
-            true
-        };
-        let mut search = Search::new(board.n, &deadline, &mut visit).split_at(level);
-        search.run(&state);
-        let (nodes, stopped) = (search.nodes, search.stopped);
-        pieces = std::mem::take(&mut search.pieces);
-        drop(search);
-        top = (found, nodes, stopped);
-        if stopped || threads <= 1 || pieces.len() >= 32 * threads {
-            break;
-        }
-    }
-    let (found, nodes, stopped) = top;
-    if stopped {
-        return Ok(Tally {
-            completions: found,
-            stopped,
-            nodes,
-        });
-    }
-    let total = pieces.len() as u64;
+    let total = units.len() as u64;
     let done = AtomicU64::new(0);
-    let run_piece = |piece: &State| -> (u128, u64, bool) {
-        let mut completions = 0u128;
-        let mut visit = |_: &[(usize, usize)]| {
-            completions += 1;
-            true
-        };
-        let mut search = Search::new(board.n, &deadline, &mut visit);
-        search.run(piece);
-        let (nodes, stopped) = (search.nodes, search.stopped);
-        drop(search);
+    let run_unit = |i: usize| -> UnitSearch {
+        let searched = units
+            .search(i, &deadline, &mut |_| true)
+            .unwrap_or_default();
         options.report(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-        (completions, nodes, stopped)
+        searched
     };
-    let below: Vec<(u128, u64, bool)> = if threads <= 1 {
-        pieces.iter().map(run_piece).collect()
+    let below: Vec<UnitSearch> = if threads <= 1 {
+        (0..units.len()).map(run_unit).collect()
     } else {
-        options.run_in_pool(|| pieces.par_iter().map(run_piece).collect())
+        options.run_in_pool(|| (0..units.len()).into_par_iter().map(run_unit).collect())
     };
     Ok(below.into_iter().fold(
         Tally {
-            completions: found,
-            stopped: false,
-            nodes,
+            nodes: units.nodes_above(),
+            ..Tally::default()
         },
-        |t, (c, k, s)| Tally {
-            completions: t.completions + c,
-            stopped: t.stopped || s,
-            nodes: t.nodes + k,
+        |t, u| Tally {
+            completions: t.completions + u.completions,
+            stopped: t.stopped || u.deadline_passed,
+            nodes: t.nodes + u.nodes,
+            counter: false,
         },
     ))
+}
+
+/// The count of an empty board (nothing placed, blocked or closed) by the N-queens counter,
+/// where it takes the size; `None` for any other board.
+fn count_empty(board: &PartialBoard, options: &Options) -> Option<Tally> {
+    let empty = board.queens.is_empty()
+        && !board.blocked.iter().any(|&b| b)
+        && board.closed_sums.is_empty()
+        && board.closed_differences.is_empty()
+        && board.closed_rows.is_empty()
+        && board.closed_cols.is_empty();
+    let n = u32::try_from(board.n).ok()?;
+    if !empty || crate::count::check_size(n).is_err() {
+        return None;
+    }
+    let counts = crate::count::count(n, options).ok()?;
+    Some(Tally {
+        completions: counts.solutions,
+        stopped: !counts.complete,
+        nodes: 0,
+        counter: true,
+    })
 }
 
 /// A plain, slow counter for the tests: every row in turn, every free column.
@@ -458,17 +470,82 @@ mod tests {
 
     #[test]
     fn empty_boards_count_the_n_queens_solutions() {
-        // OEIS A000170.
+        // OEIS A000170, by the N-queens counter (`count`) and by the completion search's units.
         let known = [1u128, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200];
+        let never = crate::Deadline::never();
         for (i, &k) in known.iter().enumerate() {
             let board = PartialBoard::empty(i + 1);
-            assert_eq!(
-                count(&board, &Options::with_threads(2))
-                    .unwrap()
-                    .completions,
-                k
-            );
+            let tally = count(&board, &Options::with_threads(2)).unwrap();
+            assert_eq!((tally.completions, tally.counter), (k, true));
+            let units = CompletionUnits::at_least(&board, 50).unwrap();
+            let searched: u128 = (0..units.len())
+                .map(|u| units.count(u, &never).unwrap().0)
+                .sum();
+            assert_eq!(searched, k, "n = {}", i + 1);
         }
+    }
+
+    #[test]
+    fn units_at_every_depth_hold_every_completion_once() {
+        let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
+        let never = crate::Deadline::never();
+        for _ in 0..300 {
+            let board = random_board(&mut rng);
+            let expected = brute_count(&board);
+            for depth in 0..6 {
+                let units = CompletionUnits::new(&board, depth).unwrap();
+                let mut seen = Vec::new();
+                for u in 0..units.len() {
+                    let searched = units
+                        .search(u, &never, &mut |q| {
+                            let mut q = q.to_vec();
+                            q.sort_unstable();
+                            seen.push(q);
+                            true
+                        })
+                        .unwrap();
+                    assert!(!searched.deadline_passed);
+                }
+                assert_eq!(seen.len() as u128, expected, "{board:?} at depth {depth}");
+                seen.sort();
+                seen.dedup();
+                assert_eq!(seen.len() as u128, expected, "a completion in two units");
+            }
+            let wanted = 1 + rng.below(40);
+            let units = CompletionUnits::at_least(&board, wanted).unwrap();
+            let total: u128 = (0..units.len())
+                .map(|u| units.count(u, &never).unwrap().0)
+                .sum();
+            assert_eq!(total, expected);
+            // The key reads back to a board with the same completions.
+            let again = PartialBoard::from_key(&board.key()).unwrap();
+            assert_eq!(again.key(), board.key());
+            assert_eq!(brute_count(&again), expected, "{}", board.key());
+        }
+    }
+
+    #[test]
+    fn keys_that_no_board_writes_are_refused() {
+        for key in [
+            "",
+            "..",
+            "../.",
+            "q./.a",
+            "../..|rows:2",
+            "../..|rows:0|rows:1",
+            "../..|cols:",
+            "../..|diags:1",
+            "x./..|cols:1,0",
+        ] {
+            assert_eq!(PartialBoard::from_key(key), None, "{key}");
+        }
+        let board = PartialBoard::from_key("q../..x/...|rows:2|cols:1").unwrap();
+        assert_eq!(board.queens, vec![Square { row: 0, col: 0 }]);
+        assert!(board.is_blocked(1, 2));
+        assert_eq!(
+            (board.closed_rows.as_slice(), board.closed_cols.as_slice()),
+            (&[2][..], &[1][..])
+        );
     }
 
     #[test]

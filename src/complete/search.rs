@@ -136,6 +136,17 @@ macro_rules! search_copy {
         let given = self.queens.len();
         let stop = loop {
             if open_rows == 0 {
+                if self.split_at != usize::MAX {
+                    // Above the cut, a completion is a piece of its own (searching it visits it
+                    // once), so that the pieces hold every completion.
+                    self.pieces.push(State {
+                        lines: self.stack[base..base + w].to_vec(),
+                        open_rows,
+                        open_cols,
+                        queens: self.queens.clone(),
+                    });
+                    break false;
+                }
                 break !(self.visit)(&self.queens);
             }
             let lines = &self.stack[base..base + w];
@@ -240,7 +251,9 @@ impl<'a, 'v> Search<'a, 'v> {
     }
 
     /// Records the states reached after `level` branching decisions in [`Search::pieces`]
-    /// instead of searching below them.
+    /// instead of searching below them, and each completion found above that level as a piece
+    /// of its own (in the order the search meets them): the pieces then hold every completion,
+    /// and the visitor is never called.
     pub fn split_at(mut self, level: usize) -> Self {
         self.split_at = level;
         self

@@ -401,7 +401,18 @@ pub fn text_tally(board: &PartialBoard, tally: &Tally) -> String {
     } else {
         "completions"
     };
-    if tally.stopped {
+    if tally.counter {
+        let how = if tally.stopped {
+            "; stopped: not all counted"
+        } else {
+            ""
+        };
+        let at_least = if tally.stopped { "at least " } else { "" };
+        format!(
+            "{at_least}{} {noun} of the empty {n}x{n} board (the N-queens counter{how})\n",
+            tally.completions
+        )
+    } else if tally.stopped {
         format!(
             "at least {} {noun} of the {n}x{n} board{} (stopped after {} nodes; not all counted)\n",
             tally.completions,
@@ -419,7 +430,7 @@ pub fn text_tally(board: &PartialBoard, tally: &Tally) -> String {
 }
 
 /// A 128-bit count as JSON: a number below 2^64, a string above.
-fn count_value(k: u128) -> serde_json::Value {
+pub(crate) fn count_value(k: u128) -> serde_json::Value {
     match u64::try_from(k) {
         Ok(small) => small.into(),
         Err(_) => k.to_string().into(),

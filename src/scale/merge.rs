@@ -7,7 +7,7 @@ use super::checksum::hex;
 use super::guard::GuardPlan;
 use super::ledger::{read_contents, LineError};
 use super::ledger::{residues, Header, LedgerContents, LedgerProblem, Record};
-use super::plan::{GuardJob, Job, PlanError, Tallies, UnitCount, WorkPlan};
+use super::plan::{CompleteJob, GuardJob, Job, PlanError, Tallies, UnitCount, WorkPlan};
 use super::select::plan_for_job;
 use super::shard::Shard;
 use crate::board::Square;
@@ -151,13 +151,22 @@ pub enum MergedLedgers {
         /// The cover below [`MergeReport::cover_unit`], searched again, if a unit holds one.
         cover: Option<Vec<Square>>,
     },
+    /// A completion count of the board in the header.
+    Complete {
+        /// The merge.
+        report: MergeReport,
+        /// The count: side, depth, board.
+        job: CompleteJob,
+    },
 }
 
 impl MergedLedgers {
     /// The merge, whatever the job.
     pub fn report(&self) -> &MergeReport {
         match self {
-            MergedLedgers::Count(report) | MergedLedgers::Guard { report, .. } => report,
+            MergedLedgers::Count(report)
+            | MergedLedgers::Guard { report, .. }
+            | MergedLedgers::Complete { report, .. } => report,
         }
     }
 
@@ -165,7 +174,9 @@ impl MergedLedgers {
     /// refutation refuted in every unit, or a cover found.
     pub fn is_answered(&self) -> bool {
         match self {
-            MergedLedgers::Count(report) => report.is_complete(),
+            MergedLedgers::Count(report) | MergedLedgers::Complete { report, .. } => {
+                report.is_complete()
+            }
             MergedLedgers::Guard { report, .. } => {
                 report.is_complete() || report.cover_unit().is_some()
             }
@@ -243,7 +254,11 @@ pub fn merge_ledgers(files: &[(String, LedgerContents)]) -> Result<MergedLedgers
         });
     }
     let plan = plan_for_job(n, job, &crate::Options::default())?;
-    Ok(MergedLedgers::Count(merge(plan.as_ref(), None, files)))
+    let report = merge(plan.as_ref(), None, files);
+    Ok(match job {
+        Job::Complete(job) => MergedLedgers::Complete { report, job },
+        _ => MergedLedgers::Count(report),
+    })
 }
 
 /// What [`check_file`] found in one file: problems and ignored lines as (line, message).

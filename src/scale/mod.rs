@@ -16,6 +16,8 @@
 //! - [`estimate`]: the cost of a whole count projected from a deterministic sample of units.
 //! - [`guard`]: the same machinery for a guard refutation ("k queens cannot guard this
 //!   board"): a [`GuardPlan`] is a [`WorkPlan`] whose [`Job`] is [`Job::Guard`].
+//! - [`complete`]: the same machinery for counting a board's completions: a [`CompletePlan`]
+//!   is a [`WorkPlan`] whose [`Job`] is [`Job::Complete`], its board in the ledger's header.
 //! - [`table`]: the same ledger for `queens guard --table` ([`open_table_ledger`]): the table's
 //!   lines, each sealed, so a killed table resumes and a changed line is solved again.
 //! - `mpi` (cargo feature `mpi`): the same run over the ranks of an MPI job.
@@ -24,6 +26,7 @@
 //! and `crate::format::scale` writes them for people and machines.
 
 pub mod checksum;
+pub mod complete;
 pub mod estimate;
 pub mod guard;
 pub mod join;
@@ -39,6 +42,7 @@ pub mod shard;
 pub mod table;
 
 pub use checksum::{checksum_bytes, checksum_words};
+pub use complete::CompletePlan;
 pub use guard::GuardPlan;
 pub use join::JoinPlan;
 pub use ledger::{
@@ -52,9 +56,9 @@ pub use merge::{
     RecordError, UnitRange,
 };
 pub use plan::{
-    counter_plan, counter_plan_split, list_checksum, plan_checksum, range_checksum, CounterPlan,
-    GuardJob, Job, PlanError, PlannedUnit, Tallies, UnitCount, UnitSpec, UnitsPlan, WorkPlan,
-    BATCH_UNITS,
+    counter_plan, counter_plan_split, list_checksum, plan_checksum, range_checksum, CompleteJob,
+    CounterPlan, GuardJob, Job, PlanError, PlannedUnit, Tallies, UnitCount, UnitSpec, UnitsPlan,
+    WorkPlan, BATCH_UNITS,
 };
 pub use run::{check_ledger, run, shard_size, RunReport};
 pub use select::{plan_for, plan_for_count, plan_for_job};

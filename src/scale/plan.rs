@@ -61,6 +61,21 @@ pub enum Job {
         /// The memory cap the units were cut for, MiB.
         memory_mib: u64,
     },
+    /// Counting the completions of a board (`"job":"complete"`, the board in the header).
+    Complete(CompleteJob),
+}
+
+/// A sharded completion count: the board and the depth of the cut
+/// ([`crate::complete::CompletionUnits`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CompleteJob {
+    /// Board side.
+    pub n: u32,
+    /// Branching decisions above the units.
+    pub depth: u32,
+    /// The board, as [`crate::problem::PartialBoard::key`] writes it (interned:
+    /// [`super::complete::intern_board`]).
+    pub board: &'static str,
 }
 
 /// A sharded guard refutation: the board, the number of queens refuted, the rule and the depth
@@ -85,6 +100,7 @@ impl Job {
         match self {
             Job::Count | Job::JoinCount { .. } => Tallies::Count,
             Job::Guard(_) => Tallies::Guard,
+            Job::Complete(_) => Tallies::Complete,
         }
     }
 }
@@ -100,6 +116,9 @@ pub enum Tallies {
     /// nodes it visited. They are kept in [`UnitCount::solutions`] and
     /// [`UnitCount::unique_x8`].
     Guard,
+    /// `completions` and `nodes` of a completion count: the completions below the unit and the
+    /// search nodes it visited (in [`UnitCount::solutions`] and [`UnitCount::unique_x8`]).
+    Complete,
 }
 
 impl Tallies {
@@ -108,6 +127,7 @@ impl Tallies {
         match self {
             Tallies::Count => ["solutions", "unique_x8"],
             Tallies::Guard => ["covers", "nodes"],
+            Tallies::Complete => ["completions", "nodes"],
         }
     }
 }
@@ -375,6 +395,9 @@ pub enum PlanError {
     /// The join's units could not be made (the memory cap is too small, the message says).
     #[error("{0}")]
     Join(String),
+    /// A ledger names a completion count whose board this build cannot read.
+    #[error("the board in the ledger's header is not one this build reads")]
+    CompleteBoard,
     /// The deadline passed while the plan was being made.
     #[error("stopped while making the plan")]
     Stopped,

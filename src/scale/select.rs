@@ -2,6 +2,7 @@
 //! ([`plan_for_count`]), the one a ledger's header names for a run that resumes it or a merge
 //! ([`plan_for_job`]).
 
+use super::complete::CompletePlan;
 use super::guard::GuardPlan;
 use super::join::JoinPlan;
 use super::plan::{counter_plan, Job, PlanError, WorkPlan};
@@ -29,7 +30,8 @@ pub fn plan_for_count(n: u32, options: &crate::Options) -> Result<Box<dyn WorkPl
 /// The plan of a ledger's job (the header's `n` and `job`): the constellation search's for a
 /// count without a kernel ([`counter_plan`], what every ledger before the join's plans holds),
 /// the join's with the header's memory cap, the [`GuardPlan`] of the full board for a
-/// guard refutation. `options` give the threads and deadline for making a join plan.
+/// guard refutation, the [`CompletePlan`] of the header's board for a completion count.
+/// `options` give the threads and deadline for making a join plan.
 pub fn plan_for_job(
     n: u32,
     job: Job,
@@ -43,5 +45,8 @@ pub fn plan_for_job(
         Job::Guard(g) => GuardPlan::full(g)
             .map(|p| Box::new(p) as Box<dyn WorkPlan>)
             .map_err(|e| PlanError::Guard(e.to_string())),
+        Job::Complete(c) => CompletePlan::for_job(c)
+            .map(|p| Box::new(p) as Box<dyn WorkPlan>)
+            .ok_or(PlanError::CompleteBoard),
     }
 }

@@ -15,7 +15,7 @@
 //! in place of `"solutions"` and `"unique_x8"` ([`Tallies`]); everything else is the same.
 
 use super::checksum::{checksum_bytes, hex, parse_hex};
-use super::plan::{GuardJob, Job, Tallies, UnitCount, WorkPlan};
+use super::plan::{CompleteJob, GuardJob, Job, Tallies, UnitCount, WorkPlan};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::fmt;
@@ -58,7 +58,7 @@ impl Header {
         let kernel = |job: Job| match job {
             Job::Count => Some("the constellation search"),
             Job::JoinCount { .. } => Some("the join"),
-            Job::Guard(_) => None,
+            Job::Guard(_) | Job::Complete(_) => None,
         };
         if self.n == expected.n && self.job != expected.job {
             if let (Some(mine), Some(theirs)) = (kernel(self.job), kernel(expected.job)) {
@@ -136,7 +136,8 @@ pub enum HeaderMismatch {
     },
 }
 
-/// The job of a ledger in words: `N = 12` or `10 guards on 20x20 (depth 3)`.
+/// The job of a ledger in words: `N = 12`, `10 guards on 20x20 (depth 3)` or `the
+/// completions of a 21x21 board (depth 12, board 3f2a...)`.
 pub fn job_words(n: u32, job: Job) -> String {
     match job {
         Job::Count => format!("N = {n}"),
@@ -150,6 +151,11 @@ pub fn job_words(n: u32, job: Job) -> String {
             g.rows,
             g.cols,
             g.depth
+        ),
+        Job::Complete(c) => format!(
+            "the completions of a {n}x{n} board (depth {}, board {:016x})",
+            c.depth,
+            checksum_bytes(c.board.as_bytes())
         ),
     }
 }
@@ -263,6 +269,8 @@ struct HeaderLine {
     kernel: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     memory_mib: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    board: Option<String>,
     units: u64,
     plan: String,
 }
@@ -278,6 +286,8 @@ struct RecordLine {
     unique_x8: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     covers: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    completions: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     nodes: Option<String>,
     mod13: [u8; 2],
@@ -300,8 +310,12 @@ pub fn seal(body: String) -> String {
 /// The ledger line (with its newline) for a header.
 pub fn header_line(header: &Header) -> String {
     let guard = match header.job {
-        Job::Count | Job::JoinCount { .. } => None,
         Job::Guard(g) => Some(g),
+        _ => None,
+    };
+    let complete = match header.job {
+        Job::Complete(c) => Some(c),
+        _ => None,
     };
     let join = match header.job {
         Job::JoinCount { memory_mib } => Some(memory_mib),
@@ -311,6 +325,7 @@ pub fn header_line(header: &Header) -> String {
         Job::Count => None,
         Job::JoinCount { .. } => Some("count"),
         Job::Guard(_) => Some("guard"),
+        Job::Complete(_) => Some("complete"),
     };
     seal(
         serde_json::to_string(&HeaderLine {
@@ -323,7 +338,8 @@ pub fn header_line(header: &Header) -> String {
             cols: guard.map(|g| g.cols),
             guards: guard.map(|g| g.queens),
             independent: guard.map(|g| g.independent),
-            depth: guard.map(|g| g.depth),
+            depth: guard.map(|g| g.depth).or(complete.map(|c| c.depth)),
+            board: complete.map(|c| c.board.to_string()),
             units: header.units,
             plan: hex(header.plan),
         })
@@ -337,9 +353,10 @@ pub fn record_line(record: &Record) -> String {
         Some(record.count.solutions.to_string()),
         Some(record.count.unique_x8.to_string()),
     );
-    let (count, guard) = match record.tallies {
-        Tallies::Count => ((a, b), (None, None)),
-        Tallies::Guard => ((None, None), (a, b)),
+    let (count, covers, completions, nodes) = match record.tallies {
+        Tallies::Count => ((a, b), None, None, None),
+        Tallies::Guard => ((None, None), a, None, b),
+        Tallies::Complete => ((None, None), None, a, b),
     };
     seal(
         serde_json::to_string(&RecordLine {
@@ -347,8 +364,9 @@ pub fn record_line(record: &Record) -> String {
             last: record.last,
             solutions: count.0,
             unique_x8: count.1,
-            covers: guard.0,
-            nodes: guard.1,
+            covers,
+            completions,
+            nodes,
             mod13: record.mod13,
             mod15: record.mod15,
             spec: hex(record.spec),
@@ -489,6 +507,32 @@ fn parse_header(body: &str) -> Result<Header, LineError> {
         return Err(LineError::Version(h.queens_ledger));
     }
     let plan = parse_hex(&h.plan).ok_or(LineError::PlanChecksum)?;
+    if let (Some("complete"), None, None, None, None, Some(depth), Some(board)) = (
+        h.job.as_deref(),
+        h.rows,
+        h.cols,
+        h.guards,
+        h.independent,
+        h.depth,
+        h.board.as_ref(),
+    ) {
+        if h.kernel.is_some() || h.memory_mib.is_some() {
+            return Err(LineError::UnknownJob);
+        }
+        return Ok(Header {
+            n: h.n,
+            units: h.units,
+            plan,
+            job: Job::Complete(CompleteJob {
+                n: h.n,
+                depth,
+                board: super::complete::intern_board(board.clone()),
+            }),
+        });
+    }
+    if h.board.is_some() {
+        return Err(LineError::UnknownJob);
+    }
     let job = match (
         h.job.as_deref(),
         h.rows,
@@ -541,9 +585,10 @@ fn parse_record(body: &str) -> Result<Record, LineError> {
             text: s.to_string(),
         })
     };
-    let (tallies, a, b) = match (r.solutions, r.unique_x8, r.covers, r.nodes) {
-        (Some(a), Some(b), None, None) => (Tallies::Count, a, b),
-        (None, None, Some(a), Some(b)) => (Tallies::Guard, a, b),
+    let (tallies, a, b) = match (r.solutions, r.unique_x8, r.covers, r.completions, r.nodes) {
+        (Some(a), Some(b), None, None, None) => (Tallies::Count, a, b),
+        (None, None, Some(a), None, Some(b)) => (Tallies::Guard, a, b),
+        (None, None, None, Some(a), Some(b)) => (Tallies::Complete, a, b),
         _ => return Err(LineError::RecordTallies),
     };
     let [name_a, name_b] = tallies.names();

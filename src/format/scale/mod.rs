@@ -6,8 +6,14 @@
 //! `"ledger":{"path","shard","plan_units","resumed","counted","missing":[[first,last],..]}` and,
 //! for an MPI job, `"mpi":{"ranks"}`.
 
-use super::count::{seconds_json, to_json_with, CountAnswer};
+mod complete;
+
+pub use complete::{
+    complete_merge_json, complete_merge_text, complete_run_json, complete_run_text,
+};
+
 use crate::board::Square;
+use crate::format::count::{seconds_json, to_json_with, CountAnswer};
 use crate::scale::checksum::hex;
 use crate::scale::{
     job_words, missing_shards, plan_checksum, GuardJob, Job, LedgerProblem, MergeReport, RunReport,
@@ -303,7 +309,7 @@ pub fn plan_text(plan: &dyn WorkPlan, shard: Option<Shard>, summary: bool) -> St
     };
     let order = match plan.job() {
         Job::Count | Job::JoinCount { .. } => "heaviest first",
-        Job::Guard(_) => "in search order",
+        Job::Guard(_) | Job::Complete(_) => "in search order",
     };
     let kernel = match plan.job() {
         Job::Count => " by the constellation search",
@@ -546,6 +552,7 @@ pub fn estimate_text(p: &Projection<'_>) -> String {
                 match p.job {
                     Job::Count | Job::JoinCount { .. } => "count",
                     Job::Guard(_) => "refutation",
+                    Job::Complete(_) => "completion count",
                 },
                 s / p.threads.max(1) as f64,
                 p.threads,
@@ -642,7 +649,7 @@ pub fn estimate_json(p: &Projection<'_>) -> String {
         kernel: match p.job {
             Job::Count => Some("constellation search"),
             Job::JoinCount { .. } => Some("join"),
-            Job::Guard(_) => None,
+            Job::Guard(_) | Job::Complete(_) => None,
         },
         unit_memory_mib: p.unit_memory.map(|b| b.div_ceil(1 << 20)),
         cores: p.advice.map(|a| a.cores),
@@ -662,7 +669,7 @@ struct GuardJobJson {
 
 fn guard_job_json(job: Job) -> Option<GuardJobJson> {
     match job {
-        Job::Count | Job::JoinCount { .. } => None,
+        Job::Count | Job::JoinCount { .. } | Job::Complete(_) => None,
         Job::Guard(g) => Some(GuardJobJson {
             rows: g.rows,
             cols: g.cols,
