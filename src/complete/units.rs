@@ -140,7 +140,7 @@ impl CompletionUnits {
     }
 }
 
-/// What [`CompletionUnits::search`] did in one unit.
+/// What one unit's search did: its completions, its nodes, and whether it was cut short.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct UnitSearch {
     /// Completions visited (all of the unit's, unless the visitor or the deadline stopped it).
