@@ -12,7 +12,7 @@
 # with a time limit of LIMIT seconds (default 600). Prints one line per instance, then per
 # solver the median, maximum and total CPU time (user + system) and wall time, the ratios
 # (shiftqueens / ours: above 1, ours is faster), and whether every SAT/UNSAT answer agrees.
-# Ours runs with THREADS worker threads (default 1; the decision search uses one thread).
+# Ours runs with THREADS worker threads (default 1), for decisions and counts alike.
 # Where CSPLib publishes no instances for N (above 21), SAMPLE instances (default 100) are
 # made with its generator (data/queens-diag-gen.py N 4 SEED, seeds 1, 2, ...). PEER=0 skips
 # shiftqueens; COUNT=1 also counts every instance's completions with ours (`--count`, THREADS

@@ -32,7 +32,7 @@ pub use crate::problem::PartialBoard;
 use crate::Options;
 use rayon::prelude::*;
 use search::{Search, State};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use thiserror::Error;
 pub use units::CompletionUnits;
 use units::UnitSearch;
@@ -200,31 +200,81 @@ fn squares(queens: &[(usize, usize)]) -> Vec<Square> {
     out
 }
 
-/// Finds a completion of `board`, or proves that none exists. Single-threaded and
-/// deterministic; honours the time limit and the cancel flag of `options`.
+/// The units a decision is cut into, whatever the thread count (so that its answer and its
+/// node count do not depend on the threads).
+const DECIDE_UNITS: usize = 4096;
+
+/// Finds a completion of `board`, or proves that none exists, on `options.threads` threads;
+/// honours the time limit and the cancel flag of `options`. The search is cut into
+/// [`CompletionUnits`] taken in order; the answer is the first completion in that order (the
+/// one a single thread finds first), and the nodes are those of the units up to it, so that
+/// neither depends on the threads (unless a time limit ends the search).
 pub fn decide(board: &PartialBoard, options: &Options) -> Result<Decision, CompleteError> {
-    let Some(state) = start(board)? else {
-        return Ok(Decision {
-            completion: None,
-            stopped: false,
-            nodes: 0,
-        });
-    };
+    let units = CompletionUnits::at_least(board, DECIDE_UNITS)?;
     let deadline = options.deadline();
-    let mut found = None;
-    let mut visit = |queens: &[(usize, usize)]| {
-        found = Some(squares(queens));
-        false
+    let threads = options.thread_count().clamp(1, units.len().max(1));
+    let next = AtomicUsize::new(0);
+    // The lowest unit known to hold a completion: units after it are not needed.
+    let first_found = AtomicUsize::new(usize::MAX);
+    let done = AtomicU64::new(0);
+    let total = units.len() as u64;
+    let worker = || {
+        let mut results: Vec<(usize, UnitSearch, Option<Vec<Square>>)> = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= units.len() || i > first_found.load(Ordering::Acquire) {
+                break;
+            }
+            let give_up = || first_found.load(Ordering::Relaxed) < i;
+            let mut found = None;
+            let mut visit = |queens: &[(usize, usize)]| {
+                found = Some(squares(queens));
+                false
+            };
+            let searched = units
+                .search_until(i, &deadline, Some(&give_up), &mut visit)
+                .unwrap_or_default();
+            if found.is_some() {
+                first_found.fetch_min(i, Ordering::AcqRel);
+            }
+            options.report(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+            results.push((i, searched, found));
+        }
+        results
     };
-    let mut search = Search::new(board.n, &deadline, &mut visit);
-    search.run(&state);
-    let (nodes, stopped) = (search.nodes, search.stopped);
-    drop(search);
-    Ok(Decision {
-        stopped: stopped && found.is_none(),
-        completion: found,
-        nodes,
-    })
+    let mut results: Vec<(usize, UnitSearch, Option<Vec<Square>>)> = if threads == 1 {
+        worker()
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads).map(|_| scope.spawn(worker)).collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().expect("a decision worker panicked"))
+                .collect()
+        })
+    };
+    results.sort_unstable_by_key(|r| r.0);
+    let last = first_found.load(Ordering::Acquire);
+    let mut decision = Decision {
+        completion: None,
+        stopped: false,
+        nodes: units.nodes_above(),
+    };
+    for (i, searched, found) in results {
+        if i > last {
+            break;
+        }
+        decision.nodes += searched.nodes;
+        if found.is_some() {
+            decision.completion = found;
+            break;
+        }
+        decision.stopped |= searched.deadline_passed;
+    }
+    if decision.completion.is_some() {
+        decision.stopped = false;
+    }
+    Ok(decision)
 }
 
 /// Calls `visit` on every completion of `board` (all its queens, in row-major order), in a
@@ -440,6 +490,9 @@ mod tests {
             assert_eq!(count(&board, &two).unwrap().completions, expected);
             let decision = decide(&board, &options).unwrap();
             assert!(!decision.stopped);
+            let on_two = decide(&board, &two).unwrap();
+            assert_eq!(on_two.completion, decision.completion, "{board:?}");
+            assert_eq!(on_two.nodes, decision.nodes, "{board:?}");
             match &decision.completion {
                 Some(queens) => {
                     decided += 1;

@@ -122,6 +122,18 @@ impl CompletionUnits {
         deadline: &Deadline,
         visit: Visit<'_>,
     ) -> Option<UnitSearch> {
+        self.search_until(i, deadline, None, visit)
+    }
+
+    /// [`CompletionUnits::search`], ending (as at the deadline) also when `give_up`, polled
+    /// with the deadline, returns `true`.
+    pub(crate) fn search_until(
+        &self,
+        i: usize,
+        deadline: &Deadline,
+        give_up: Option<&(dyn Fn() -> bool + Sync)>,
+        visit: Visit<'_>,
+    ) -> Option<UnitSearch> {
         let piece = self.pieces.get(i)?;
         let mut completions = 0u128;
         let mut on_completion = |queens: &[(usize, usize)]| {
@@ -129,6 +141,9 @@ impl CompletionUnits {
             visit(queens)
         };
         let mut search = Search::new(self.n, deadline, &mut on_completion);
+        if let Some(give_up) = give_up {
+            search = search.give_up_when(give_up);
+        }
         search.run(piece);
         let (nodes, deadline_passed) = (search.nodes, search.stopped);
         drop(search);
@@ -140,7 +155,8 @@ impl CompletionUnits {
     }
 }
 
-/// What one unit's search did: its completions, its nodes, and whether it was cut short.
+/// What [`CompletionUnits::count`] and the crate's unit searches find in one unit: its
+/// completions, its nodes, and whether the search was cut short.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct UnitSearch {
     /// Completions visited (all of the unit's, unless the visitor or the deadline stopped it).

@@ -222,6 +222,26 @@ pub(crate) fn pext(x: u64, mask: u64, bmi2: Option<Bmi2>) -> u64 {
     out
 }
 
+/// The low bits of `x` deposited at the set bits of `mask`, in their order (what BMI2's `pdep`
+/// computes): by the instruction where `bmi2` is given, else one bit at a time.
+#[inline(always)]
+pub(crate) fn pdep(x: u64, mask: u64, bmi2: Option<Bmi2>) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if bmi2.is_some() {
+        #[allow(unsafe_code)]
+        // SAFETY: a `Bmi2` exists only where the CPU has BMI2 (`Bmi2::detect`).
+        return unsafe { core::arch::x86_64::_pdep_u64(x, mask) };
+    }
+    let _ = bmi2;
+    let (mut out, mut m, mut i) = (0, mask, 0);
+    while m != 0 {
+        out |= (x >> i & 1) << m.trailing_zeros();
+        i += 1;
+        m &= m - 1;
+    }
+    out
+}
+
 /// Whether the CPU has the features of x86-64-v3 that the `_v3` copies are compiled with
 /// (SSE3 to SSE4.2 and POPCNT, which x86-64-v2 adds, and AVX, AVX2, BMI1, BMI2, LZCNT, FMA).
 pub(crate) fn has_v3() -> bool {
@@ -274,7 +294,25 @@ fn slow_pext() -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::Level;
+    use super::{pdep, pext, Bmi2, Level};
+
+    #[test]
+    fn pdep_undoes_pext_with_and_without_the_instruction() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let mask = x.rotate_left(23) & x.rotate_left(41);
+            let packed = pext(x, mask, None);
+            assert_eq!(pdep(packed, mask, None), x & mask);
+            // Bits of the source above the mask's count are dropped.
+            assert_eq!(pdep(u64::MAX, mask, None), mask);
+            if let Some(bmi2) = Bmi2::detect() {
+                assert_eq!(pdep(x, mask, Some(bmi2)), pdep(x, mask, None));
+            }
+        }
+    }
 
     #[test]
     fn levels_are_named_ordered_and_detected() {
