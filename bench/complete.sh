@@ -132,7 +132,7 @@ for i, path in enumerate(files):
     agree = a[0] == b[0] or "?" in (a[0], b[0])
     rows.append((os.path.basename(path), a, b, agree))
     ratio = b[2] / max(a[2], 1e-3)
-    flag = "" if a[0] == b[0] else f"  DISAGREE: ours {a[0]}, shiftqueens {b[0]}"
+    flag = "" if a[0] == b[0] else (f"  (undecided: ours {a[0]}, shiftqueens {b[0]})" if agree else f"  DISAGREE: ours {a[0]}, shiftqueens {b[0]}")
     if not peer:
         flag = ""
     print(f"{os.path.basename(path):24} {a[0]:6} {a[2]:9.3f} {b[2]:10.3f} {ratio:7.1f} {a[3]:11} {b[3]:12}{flag}", flush=True)
