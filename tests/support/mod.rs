@@ -152,12 +152,34 @@ pub fn queens(args: &[&str]) -> Run {
     queens_with_input(args, b"")
 }
 
-/// A fresh, empty directory for one test.
-pub fn scratch(test: &str) -> PathBuf {
+/// A fresh, empty directory for one test, removed with everything in it when dropped.
+pub struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::path::Path> for Scratch {
+    fn as_ref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A fresh, empty directory for one test ([`Scratch`]: gone when the test ends).
+pub fn scratch(test: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("queens-test-{}-{test}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("create scratch dir");
-    dir
+    Scratch(dir)
 }
 
 /// The path of a fixture file under `tests/fixtures/`.
