@@ -298,12 +298,12 @@ fn time_limit_returns_a_certified_bound() {
     assert!(answer.optimal || answer.gap_percent() > 0.0);
 }
 
-// ---------- boards wider than 64 (searched on 128-bit sets) ----------
+// ---------- wide boards (neighbourhood search first above 40, 128-bit sets above 64) ----------
 
 #[test]
 fn uniform_wide_boards_are_proven_at_once() {
     assert_eq!(queens::weight::MAX_WEIGHT_SIDE, 128);
-    for n in [65, 100, 128] {
+    for n in [48, 65, 100, 128] {
         let grid = WeightGrid {
             n,
             cells: vec![-7; n * n],
@@ -319,7 +319,8 @@ fn uniform_wide_boards_are_proven_at_once() {
 /// placement differs from it in at least two rows, so it sums to at most 1000 (n - 2) + 18.
 #[test]
 fn wide_boards_with_a_planted_best_placement_are_proven() {
-    for (n, seed) in [(65, 1), (101, 2), (127, 3)] {
+    // 49: past the side where the neighbourhood search runs first, on 64-bit sets.
+    for (n, seed) in [(49, 4), (65, 1), (101, 2), (127, 3)] {
         let mut grid = random_grid(n, seed, 0, 9);
         let planted: Vec<Square> = (0..n).map(|r| Square::new(r, (2 * r + 1) % n)).collect();
         assert_eq!(queens::verify::n_queens_solution(n, &planted), Ok(()));

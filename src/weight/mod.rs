@@ -13,7 +13,7 @@
 //!
 //! Sides up to [`MAX_WEIGHT_SIDE`] = 128 are supported: the search is generic over the width of
 //! its row and column sets (`lanes`: `u64` for N <= 64, `u128` above), chosen once from N. On
-//! boards wider than 64 a large-neighbourhood search improves the placement before the split.
+//! boards wider than 40 a large-neighbourhood search improves the placement before the split.
 //!
 //! ```
 //! use queens::weight::{best, WeightGrid};
@@ -275,7 +275,7 @@ pub fn optimum(
         .map(|i| (row_best[i / n] - grid.cells[i] as i128).abs())
         .collect();
     let widest = costs.iter().copied().max().unwrap_or(0);
-    let tuning = if n <= <u64 as Lanes>::WIDTH {
+    let tuning = if n <= PROOF_SIDE {
         Tuning::default()
     } else {
         Tuning::wide(n)
@@ -331,6 +331,14 @@ pub fn optimum(
 /// sets, wider ones (up to 128) on 128-bit sets.
 pub const MAX_WEIGHT_SIDE: usize = 128;
 
+/// Boards up to this side go straight to the proof (the split search after a short dive);
+/// wider ones, where random weights are not proven within minutes, first improve the placement
+/// by large-neighbourhood search ([`Tuning::wide`]). On the issue's random boards (weights
+/// 1..99, 20 s, 2 threads) the neighbourhoods raised N = 48 board 3 from 4440 to 4500 and
+/// N = 64 board 2 from 6049 to 6078, and the minimum of N = 64 board 2 from 475 to 377; at
+/// N = 40 (not proven in 60 s either way) they left the sums as they were.
+const PROOF_SIDE: usize = 40;
+
 /// Scale of the costs inside the search, so that integer multipliers can take small steps.
 const SCALE: i128 = 64;
 /// Sizes of the search phases. They must not depend on the thread count (the answer's
@@ -368,7 +376,7 @@ impl Default for Tuning {
 }
 
 impl Tuning {
-    /// For boards wider than 64, where a proof is out of reach: most of the effort goes into
+    /// For boards wider than [`PROOF_SIDE`], where a proof is out of reach: most of the effort goes into
     /// improving the placement by large-neighbourhood search before the tree is split.
     /// Each neighbourhood frees 90% of the rows: in effect a dive guided by the assignment
     /// relaxation around a few of the incumbent's queens, then 1000 nodes of backtracking. At
