@@ -3,33 +3,11 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// A file in the temporary directory, removed when dropped.
-struct TempFile(PathBuf);
-
-impl std::ops::Deref for TempFile {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl AsRef<std::ffi::OsStr> for TempFile {
-    fn as_ref(&self) -> &std::ffi::OsStr {
-        self.0.as_os_str()
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
-fn temp_file(contents: &str) -> TempFile {
+/// A file in the temporary directory with `contents`, removed when dropped.
+fn temp_file(contents: &str) -> support::Scratch {
     static NEXT: AtomicUsize = AtomicUsize::new(0);
     let path = std::env::temp_dir().join(format!(
         "queens-verify-{}-{}",
@@ -37,7 +15,7 @@ fn temp_file(contents: &str) -> TempFile {
         NEXT.fetch_add(1, Ordering::Relaxed)
     ));
     std::fs::write(&path, contents).unwrap();
-    TempFile(path)
+    support::Scratch::new(path)
 }
 
 fn verify(kind: &str, input: &str, answer: &str) -> Output {

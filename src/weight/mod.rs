@@ -376,11 +376,11 @@ impl Default for Tuning {
 }
 
 impl Tuning {
-    /// For boards wider than [`PROOF_SIDE`], where a proof is out of reach: most of the effort goes into
-    /// improving the placement by large-neighbourhood search before the tree is split.
+    /// For boards wider than [`PROOF_SIDE`], where a proof is out of reach: most of the effort
+    /// goes into improving the placement by large-neighbourhood search before the tree is split.
     /// Each neighbourhood frees 90% of the rows: in effect a dive guided by the assignment
     /// relaxation around a few of the incumbent's queens, then 1000 nodes of backtracking
-    /// (300 above N = 64: more, shorter rounds; 60 s on 2 threads, random weights 1..99, took
+    /// (300 on boards wider than 64, the 128-bit ones: more, shorter rounds; 60 s on 2 threads, random weights 1..99, took
     /// the 128 x 128 board of bench/weight-peers.sh from 12358 to 12396 and its two 100 x 100
     /// boards from 9610 and 9599 to 9623 and 9627, while 300 did worse than 1000 at N = 48
     /// and 64 in 20 s runs).
@@ -388,7 +388,11 @@ impl Tuning {
         Tuning {
             neighbourhoods: 20_000,
             neighbourhood_rows: n * 9 / 10,
-            neighbourhood_nodes: if n > 64 { 300 } else { 1_000 },
+            neighbourhood_nodes: if n > <u64 as Lanes>::WIDTH {
+                300
+            } else {
+                1_000
+            },
             ..Tuning::default()
         }
     }

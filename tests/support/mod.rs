@@ -152,8 +152,15 @@ pub fn queens(args: &[&str]) -> Run {
     queens_with_input(args, b"")
 }
 
-/// A fresh, empty directory for one test, removed with everything in it when dropped.
+/// A temporary file or directory of a test, removed (with everything in it) when dropped.
 pub struct Scratch(PathBuf);
+
+impl Scratch {
+    /// Takes charge of `path`: it is removed when the value is dropped.
+    pub fn new(path: PathBuf) -> Scratch {
+        Scratch(path)
+    }
+}
 
 impl std::ops::Deref for Scratch {
     type Target = std::path::Path;
@@ -168,9 +175,19 @@ impl AsRef<std::path::Path> for Scratch {
     }
 }
 
+impl AsRef<std::ffi::OsStr> for Scratch {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.as_os_str()
+    }
+}
+
 impl Drop for Scratch {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        if self.0.is_dir() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        } else {
+            let _ = std::fs::remove_file(&self.0);
+        }
     }
 }
 
