@@ -7,12 +7,17 @@ use crate::primitive::cpu::{on_level, Level};
 pub(super) const BLOCK: usize = 512;
 /// 64-bit words per block.
 pub(super) const LANES: usize = BLOCK / 64;
-/// Key bits per table (`ENTRIES` entries each).
-pub(super) const CHUNK: u32 = 5;
-/// Entries per table.
-pub(super) const ENTRIES: usize = 1 << CHUNK;
-/// The key bits of one chunk.
-pub(super) const CHUNK_MASK: u64 = ENTRIES as u64 - 1;
+/// Key bits per table for few items: tables of 32 entries, cheap to build.
+pub(super) const NARROW: u32 = 5;
+/// Key bits per table for many items: tables of 128 entries (a block's tables, 40 KB for the
+/// keys of up to 35 bits the join mostly meets, still fit the first-level cache), so a key
+/// needs fewer loads.
+pub(super) const WIDE: u32 = 7;
+/// How many loads [`WIDE`] tables must save (items times the tables fewer per block) to pay
+/// for their building, four times the entries of [`NARROW`] ones: measured at N = 18 (where
+/// the keys have some 30 bits, so wide tables save one load in six) and N = 22 (some 33 bits,
+/// two in seven; 7 % less matching time there).
+pub(super) const WIDE_FROM: usize = 16_384;
 
 /// One 512-bit set of a table entry, aligned to a cache line: a 512-bit load of a set that
 /// straddled two lines cost the matcher about 19 % at N = 18 (where the allocator happened to
@@ -83,39 +88,63 @@ pub(super) fn transpose_round<const J: usize>(m: &mut [u64; 64], mask: u64) {
     }
 }
 
-/// Sets the tables of the bit-sliced matcher for `patterns` (keys of at most `bits` bits):
-/// per block of [`BLOCK`] patterns, `chunks` tables of [`ENTRIES`] sets, table `ch` entry `v` holding
-/// the members that have none of the bits `v << (CHUNK * ch)`. Each block is first transposed
-/// (one 512-bit set per key bit: the members without it), and each entry is then the
-/// intersection of one entry with fewer bits and one such set. The tables are the first ones of
-/// `tables` (which only grows, since every entry is written before it is read): returns how
-/// many.
+/// The key bits per table for `items` keys of `bits` bits: [`WIDE`] when they save enough
+/// loads (see [`WIDE_FROM`]; and the keys fit the unrolled copies), [`NARROW`] otherwise.
 #[inline(always)]
-pub(super) fn build_tables(patterns: &[u64], bits: u32, tables: &mut Vec<[Set; ENTRIES]>) -> usize {
-    let chunks = bits.div_ceil(CHUNK) as usize;
+pub(super) fn table_width(items: usize, bits: u32) -> u32 {
+    let saved = (bits.div_ceil(NARROW) - bits.div_ceil(WIDE)) as usize;
+    if items * saved >= WIDE_FROM && bits <= 8 * WIDE {
+        WIDE
+    } else {
+        NARROW
+    }
+}
+
+/// The matcher's reused table buffers, one for each table width.
+#[derive(Default)]
+pub(super) struct Tables {
+    narrow: Vec<[Set; 1 << NARROW]>,
+    wide: Vec<[Set; 1 << WIDE]>,
+}
+
+/// Sets the tables of the bit-sliced matcher for `patterns` (keys of at most `bits` bits), with
+/// `W` key bits per table (`E = 1 << W` entries): per block of [`BLOCK`] patterns, `bits / W`
+/// (rounded up) tables, table `ch` entry `v` holding the members that have none of the bits
+/// `v << (W * ch)`. Each block is first transposed (one 512-bit set per key bit: the members
+/// without it), and each entry is then the intersection of one entry with fewer bits and one
+/// such set. The tables are the first ones of `tables` (which only grows, since every entry is
+/// written before it is read): returns how many.
+#[inline(always)]
+pub(super) fn build_tables<const W: u32, const E: usize>(
+    patterns: &[u64],
+    bits: u32,
+    tables: &mut Vec<[Set; E]>,
+) -> usize {
+    debug_assert_eq!(E, 1 << W);
+    let chunks = bits.div_ceil(W) as usize;
     let used = patterns.len().div_ceil(BLOCK) * chunks;
     if tables.len() < used {
-        tables.resize(used, [Set::EMPTY; ENTRIES]);
+        tables.resize(used, [Set::EMPTY; E]);
     }
     for (b, block) in patterns.chunks(BLOCK).enumerate() {
         let mut members = Set::EMPTY;
         // Key bits past 64 (in the last chunk) are lacked by every member.
-        let mut lacking = [[0u64; LANES]; 64 + CHUNK as usize];
+        let mut lacking = [[0u64; LANES]; 64 + WIDE as usize];
         for (w, rows) in block.chunks(64).enumerate() {
             let mut m = [0u64; 64];
             m[..rows.len()].copy_from_slice(rows);
             transpose64(&mut m);
             let valid = u64::MAX >> (64 - rows.len());
             members[w] = valid;
-            for (k, lack) in lacking.iter_mut().enumerate().take(chunks * CHUNK as usize) {
+            for (k, lack) in lacking.iter_mut().enumerate().take(chunks * W as usize) {
                 lack[w] = if k < 64 { valid & !m[k] } else { valid };
             }
         }
         let base = b * chunks;
         for (ch, table) in tables[base..base + chunks].iter_mut().enumerate() {
             table[0] = members;
-            for v in 1..ENTRIES {
-                let lack = &lacking[ch * CHUNK as usize + v.trailing_zeros() as usize];
+            for v in 1..E {
+                let lack = &lacking[ch * W as usize + v.trailing_zeros() as usize];
                 let fewer = table[v & (v - 1)];
                 for w in 0..LANES {
                     table[v][w] = fewer[w] & lack[w];
@@ -128,44 +157,44 @@ pub(super) fn build_tables(patterns: &[u64], bits: u32, tables: &mut Vec<[Set; E
 
 /// The pairs of `items` with the patterns whose tables [`build_tables`] made.
 #[inline(always)]
-pub(super) fn count_with_tables(
+pub(super) fn count_with_tables<const W: u32, const E: usize>(
     level: Level,
     items: &[u64],
     bits: u32,
-    tables: &[[Set; ENTRIES]],
+    tables: &[[Set; E]],
 ) -> u64 {
     // A copy per table count up to 11 (keys of up to 55 bits, so every size the join
     // counts), fully unrolled; the plain loop beyond.
-    match bits.div_ceil(CHUNK) {
-        1 => count_with_chunks::<1>(level, items, tables),
-        2 => count_with_chunks::<2>(level, items, tables),
-        3 => count_with_chunks::<3>(level, items, tables),
-        4 => count_with_chunks::<4>(level, items, tables),
-        5 => count_with_chunks::<5>(level, items, tables),
-        6 => count_with_chunks::<6>(level, items, tables),
-        7 => count_with_chunks::<7>(level, items, tables),
-        8 => count_with_chunks::<8>(level, items, tables),
-        9 => count_with_chunks::<9>(level, items, tables),
-        10 => count_with_chunks::<10>(level, items, tables),
-        11 => count_with_chunks::<11>(level, items, tables),
-        chunks => count_with_any(items, chunks as usize, tables),
+    match bits.div_ceil(W) {
+        1 => count_with_chunks::<1, W, E>(level, items, tables),
+        2 => count_with_chunks::<2, W, E>(level, items, tables),
+        3 => count_with_chunks::<3, W, E>(level, items, tables),
+        4 => count_with_chunks::<4, W, E>(level, items, tables),
+        5 => count_with_chunks::<5, W, E>(level, items, tables),
+        6 => count_with_chunks::<6, W, E>(level, items, tables),
+        7 => count_with_chunks::<7, W, E>(level, items, tables),
+        8 => count_with_chunks::<8, W, E>(level, items, tables),
+        9 => count_with_chunks::<9, W, E>(level, items, tables),
+        10 => count_with_chunks::<10, W, E>(level, items, tables),
+        11 => count_with_chunks::<11, W, E>(level, items, tables),
+        chunks => count_with_any::<W, E>(items, chunks as usize, tables),
     }
 }
 
 /// [`count_with_tables`] for `C` tables per block (the block length known at compile time).
 #[inline(always)]
-pub(super) fn count_with_chunks<const C: usize>(
+pub(super) fn count_with_chunks<const C: usize, const W: u32, const E: usize>(
     level: Level,
     items: &[u64],
-    tables: &[[Set; ENTRIES]],
+    tables: &[[Set; E]],
 ) -> u64 {
     // Plain loops, not iterator adapters: their `fold` would be compiled apart from the
     // instruction-set copy that calls it (and so without its vector instructions).
     let mut total = 0;
     let mut start = 0;
     while start + C <= tables.len() {
-        let block: &[[Set; ENTRIES]; C] = tables[start..start + C].try_into().unwrap();
-        total += count_block_at(level, items, block);
+        let block: &[[Set; E]; C] = tables[start..start + C].try_into().unwrap();
+        total += count_block_at::<C, W, E>(level, items, block);
         start += C;
     }
     total
@@ -173,12 +202,16 @@ pub(super) fn count_with_chunks<const C: usize>(
 
 /// [`count_with_tables`] for any number of tables per block, by the plain loop.
 #[inline(always)]
-pub(super) fn count_with_any(items: &[u64], chunks: usize, tables: &[[Set; ENTRIES]]) -> u64 {
+pub(super) fn count_with_any<const W: u32, const E: usize>(
+    items: &[u64],
+    chunks: usize,
+    tables: &[[Set; E]],
+) -> u64 {
     let mut total = 0;
     let mut start = 0;
     while start < tables.len() {
         let end = (start + chunks).min(tables.len());
-        total += count_block(items, &tables[start..end]);
+        total += count_block::<W, E>(items, &tables[start..end]);
         start = end;
     }
     total
@@ -187,16 +220,17 @@ pub(super) fn count_with_any(items: &[u64], chunks: usize, tables: &[[Set; ENTRI
 /// The patterns of one block of tables that each of `items` meets nowhere, summed over `items`.
 #[inline(always)]
 #[allow(clippy::needless_range_loop)] // index loops, so that nothing is compiled apart
-pub(super) fn count_block(items: &[u64], block: &[[Set; ENTRIES]]) -> u64 {
+pub(super) fn count_block<const W: u32, const E: usize>(items: &[u64], block: &[[Set; E]]) -> u64 {
+    let mask = E as u64 - 1;
     let mut total = 0u64;
     let mut i = 0;
     while i < items.len() {
         let x = items[i];
         i += 1;
-        let mut acc = block[0][(x & CHUNK_MASK) as usize];
+        let mut acc = block[0][(x & mask) as usize];
         let mut ch = 1;
         while ch < block.len() {
-            let t = &block[ch][(x >> (ch as u32 * CHUNK) & CHUNK_MASK) as usize];
+            let t = &block[ch][(x >> (ch as u32 * W) & mask) as usize];
             for w in 0..LANES {
                 acc[w] &= t[w];
             }
@@ -215,36 +249,49 @@ pub(super) fn count_block(items: &[u64], block: &[[Set; ENTRIES]]) -> u64 {
 /// itself the compiler vectorises the plain loop across items, with a gather per table word,
 /// which runs at about half the speed of one 512-bit load per table entry.)
 #[inline(always)]
-pub(super) fn count_block_at<const C: usize>(
+pub(super) fn count_block_at<const C: usize, const W: u32, const E: usize>(
     level: Level,
     items: &[u64],
-    block: &[[Set; ENTRIES]; C],
+    block: &[[Set; E]; C],
 ) -> u64 {
     // (The vector copies need AVX2, part of every `_v3` level, and AVX-512 F with VPOPCNTDQ,
     // part of every `_v4` level.)
     on_level!(
         level,
-        count_block(items, block),
-        count_block_v3(items, block),
-        count_block_v4(items, block)
+        count_block::<W, E>(items, block),
+        count_block_v3::<C, W, E>(items, block),
+        count_block_v4::<C, W, E>(items, block)
     )
 }
 
-/// [`count_block`] with AVX-512: one load and AND per table entry, the counts summed per lane.
+/// [`count_block`] with AVX-512: one load per table entry, three sets intersected by one
+/// ternary-logic instruction, the counts summed per lane.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512vpopcntdq")]
-pub(super) fn count_block_v4<const C: usize>(items: &[u64], block: &[[Set; ENTRIES]; C]) -> u64 {
+pub(super) fn count_block_v4<const C: usize, const W: u32, const E: usize>(
+    items: &[u64],
+    block: &[[Set; E]; C],
+) -> u64 {
     use std::arch::x86_64::*;
+    let mask = E as u64 - 1;
     #[allow(unsafe_code)]
-    // SAFETY: every load reads one whole `Set` (64 bytes) of `block` (unaligned loads).
+    // SAFETY: every load reads one whole `Set` (64 bytes, aligned to 64) of `block`.
     unsafe {
-        let load = |set: &Set| _mm512_loadu_si512(set.as_ptr().cast());
+        let load = |ch: usize, x: u64| {
+            let set = &block[ch][((x >> (ch as u32 * W)) & mask) as usize];
+            _mm512_load_si512(set.as_ptr().cast())
+        };
         let mut sums = _mm512_setzero_si512();
         for &x in items {
-            let mut acc = load(&block[0][(x & CHUNK_MASK) as usize]);
-            for (ch, table) in block.iter().enumerate().skip(1) {
-                let t = load(&table[(x >> (ch as u32 * CHUNK) & CHUNK_MASK) as usize]);
-                acc = _mm512_and_si512(acc, t);
+            let mut acc = load(0, x);
+            let mut ch = 1;
+            // Two tables a step, ANDed into the running set by one `vpternlogq`.
+            while ch + 1 < C {
+                acc = _mm512_ternarylogic_epi64::<0x80>(acc, load(ch, x), load(ch + 1, x));
+                ch += 2;
+            }
+            if ch < C {
+                acc = _mm512_and_si512(acc, load(ch, x));
             }
             sums = _mm512_add_epi64(sums, _mm512_popcnt_epi64(acc));
         }
@@ -256,12 +303,19 @@ pub(super) fn count_block_v4<const C: usize>(items: &[u64], block: &[[Set; ENTRI
 /// nibble lookups summed per byte and then per lane.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-pub(super) fn count_block_v3<const C: usize>(items: &[u64], block: &[[Set; ENTRIES]; C]) -> u64 {
+pub(super) fn count_block_v3<const C: usize, const W: u32, const E: usize>(
+    items: &[u64],
+    block: &[[Set; E]; C],
+) -> u64 {
     use std::arch::x86_64::*;
+    let mask = E as u64 - 1;
     #[allow(unsafe_code)]
-    // SAFETY: every load reads 32 bytes inside one `Set` of `block` (unaligned loads).
+    // SAFETY: every load reads 32 bytes inside one `Set` of `block` (aligned to 32).
     unsafe {
-        let load = |set: &Set, half: usize| _mm256_loadu_si256(set.as_ptr().add(4 * half).cast());
+        let load = |ch: usize, x: u64, half: usize| {
+            let set = &block[ch][((x >> (ch as u32 * W)) & mask) as usize];
+            _mm256_load_si256(set.as_ptr().add(4 * half).cast())
+        };
         let nibbles = _mm256_setr_epi8(
             0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2,
             3, 3, 4,
@@ -269,12 +323,10 @@ pub(super) fn count_block_v3<const C: usize>(items: &[u64], block: &[[Set; ENTRI
         let low = _mm256_set1_epi8(0x0f);
         let mut sums = _mm256_setzero_si256();
         for &x in items {
-            let first = &block[0][(x & CHUNK_MASK) as usize];
-            let (mut a0, mut a1) = (load(first, 0), load(first, 1));
-            for (ch, table) in block.iter().enumerate().skip(1) {
-                let t = &table[(x >> (ch as u32 * CHUNK) & CHUNK_MASK) as usize];
-                a0 = _mm256_and_si256(a0, load(t, 0));
-                a1 = _mm256_and_si256(a1, load(t, 1));
+            let (mut a0, mut a1) = (load(0, x, 0), load(0, x, 1));
+            for ch in 1..C {
+                a0 = _mm256_and_si256(a0, load(ch, x, 0));
+                a1 = _mm256_and_si256(a1, load(ch, x, 1));
             }
             let bytes = |v: __m256i| {
                 let lo = _mm256_shuffle_epi8(nibbles, _mm256_and_si256(v, low));
@@ -299,7 +351,7 @@ pub(super) fn match_group(
     items: &[u64],
     patterns: &[u64],
     bits: u32,
-    tables: &mut Vec<[Set; ENTRIES]>,
+    tables: &mut Tables,
 ) -> u64 {
     if items.is_empty() || patterns.is_empty() {
         return 0;
@@ -311,6 +363,11 @@ pub(super) fn match_group(
     if patterns.len() < 64 || items.len() < 16 {
         return disjoint_pairs_plain(items, patterns);
     }
-    let used = build_tables(patterns, bits, tables);
-    count_with_tables(level, items, bits, &tables[..used])
+    if table_width(items.len(), bits) == WIDE {
+        let used = build_tables::<WIDE, { 1 << WIDE }>(patterns, bits, &mut tables.wide);
+        count_with_tables::<WIDE, { 1 << WIDE }>(level, items, bits, &tables.wide[..used])
+    } else {
+        let used = build_tables::<NARROW, { 1 << NARROW }>(patterns, bits, &mut tables.narrow);
+        count_with_tables::<NARROW, { 1 << NARROW }>(level, items, bits, &tables.narrow[..used])
+    }
 }

@@ -315,7 +315,8 @@ mod tests {
     }
 
     /// The sieved, bit-sliced matcher counts the same pairs as the plain loop, on random keys
-    /// of every size class (plain, one block, many blocks, sieved with 1 to 4 cut bits).
+    /// of every size class (plain, one block, many blocks, narrow and wide tables, sieved with
+    /// 1 to 7 cut bits).
     #[test]
     fn matcher_counts_like_the_plain_loop() {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
@@ -330,6 +331,10 @@ mod tests {
             (70, 5000),
             (900, 9000),
             (2000, 17000),
+            // Wide tables (items times the tables they save past `WIDE_FROM`).
+            (9000, 1100),
+            // A large cut (more than `SMALL_CUT` bits).
+            (300, 40000),
         ] {
             for &(bits, density) in &[
                 (0, 0),

@@ -1,13 +1,17 @@
 //! The sieve in front of the matcher: keys split by a few of their bits so that only groups
 //! that can meet are matched, squeezed to the bits left; a unit's total from its two sides.
 
-use super::matcher::{match_group, Set, ENTRIES};
+use super::matcher::{match_group, Tables};
 use super::table::{lower_key, upper_key};
 use super::units::JoinUnit;
 use crate::primitive::cpu::{level_copies, on_level, pext, Bmi2, Level};
 
 /// Most key bits a sieve splits by.
-pub(super) const MAX_CUT: usize = 6;
+pub(super) const MAX_CUT: usize = 10;
+/// Most key bits of a small cut, whose part offsets fit arrays of 65 entries (the larger
+/// arrays of [`MAX_CUT`], zeroed on every call, cost the many small sieves of N = 18 to 20
+/// a few per cent).
+pub(super) const SMALL_CUT: usize = 6;
 
 /// Most runs of bits a [`Squeeze`] drops.
 pub(super) const MAX_RUNS: usize = 24;
@@ -108,6 +112,23 @@ pub(super) fn disjoint_pairs(
     if k == 0 || items.len() < 64 {
         return match_group(scratch.level, items, patterns, bits, &mut scratch.tables);
     }
+    if k <= SMALL_CUT {
+        sieve::<{ 1 << SMALL_CUT | 1 }>(items, patterns, bits, k, scratch)
+    } else {
+        sieve::<{ 1 << MAX_CUT | 1 }>(items, patterns, bits, k, scratch)
+    }
+}
+
+/// [`disjoint_pairs`] by a cut of `k` bits, with the part offsets in arrays of `S` entries
+/// (more than `1 << k`).
+#[inline(always)]
+pub(super) fn sieve<const S: usize>(
+    items: &[u64],
+    patterns: &[u64],
+    bits: u32,
+    k: usize,
+    scratch: &mut Scratch,
+) -> u64 {
     // The cut: the k bits that rule out the largest share of the pairs.
     let mut in_items = [0u32; 64];
     let mut in_patterns = [0u32; 64];
@@ -142,8 +163,8 @@ pub(super) fn disjoint_pairs(
     let rest = Squeeze::keeping((u64::MAX >> (64 - bits)) & !cut, pext);
     let parts = 1usize << k;
     let mut codes = std::mem::take(&mut scratch.codes);
-    let mut item_starts = [0usize; 1 << MAX_CUT | 1];
-    let mut pattern_starts = [0usize; 1 << MAX_CUT | 1];
+    let mut item_starts = [0usize; S];
+    let mut pattern_starts = [0usize; S];
     let mut sorted_items = std::mem::take(&mut scratch.sorted_items);
     let mut sorted_patterns = std::mem::take(&mut scratch.sorted_patterns);
     sort_by_code(
@@ -169,12 +190,17 @@ pub(super) fn disjoint_pairs(
         if group.is_empty() {
             continue;
         }
-        // The items that can meet this part: codes without a bit of y.
+        // The items that can meet this part: codes without a bit of y (the subsets of its
+        // complement, largest first: 3^k pairs of parts in all, not 4^k).
         gathered.clear();
-        for z in 0..parts {
-            if z & y == 0 {
-                gathered.extend_from_slice(&sorted_items[item_starts[z]..item_starts[z + 1]]);
+        let free = !y & (parts - 1);
+        let mut z = free;
+        loop {
+            gathered.extend_from_slice(&sorted_items[item_starts[z]..item_starts[z + 1]]);
+            if z == 0 {
+                break;
             }
+            z = (z - 1) & free;
         }
         total += match_group(
             scratch.level,
@@ -196,23 +222,23 @@ pub(super) fn disjoint_pairs(
 /// `starts[1 << cut.count_ones()]` the end). A function of
 /// its own, with plain loops, so that it inlines into the instruction-set copies.
 #[inline(always)]
-pub(super) fn sort_by_code(
+pub(super) fn sort_by_code<const S: usize>(
     keys: &[u64],
     cut: u64,
     rest: &Squeeze,
-    codes: &mut Vec<u8>,
+    codes: &mut Vec<u16>,
     out: &mut Vec<u64>,
-    starts: &mut [usize; 1 << MAX_CUT | 1],
+    starts: &mut [usize; S],
 ) {
     let parts = 1usize << cut.count_ones();
-    let mut sizes = [0usize; 1 << MAX_CUT];
+    let mut sizes = [0usize; S];
     // (Grown only: every entry up to `keys.len()` is written before it is read.)
     if codes.len() < keys.len() {
         codes.resize(keys.len(), 0);
     }
     for i in 0..keys.len() {
         let c = pext(keys[i], cut, rest.pext) as usize;
-        codes[i] = c as u8;
+        codes[i] = c as u16;
         sizes[c] += 1;
     }
     let mut sum = 0;
@@ -237,11 +263,11 @@ pub(super) fn sort_by_code(
 pub(super) struct Scratch {
     pub(super) upper: Vec<u64>,
     pub(super) lower: Vec<u64>,
-    pub(super) tables: Vec<[Set; ENTRIES]>,
+    pub(super) tables: Tables,
     pub(super) sorted_items: Vec<u64>,
     pub(super) sorted_patterns: Vec<u64>,
     pub(super) gathered: Vec<u64>,
-    pub(super) codes: Vec<u8>,
+    pub(super) codes: Vec<u16>,
     /// The instruction-set level of the matcher.
     pub(super) level: Level,
 }
