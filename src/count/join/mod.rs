@@ -334,7 +334,7 @@ mod tests {
             // Wide tables (items times the tables they save past `WIDE_FROM`).
             (9000, 1100),
             // A large cut (more than `SMALL_CUT` bits).
-            (300, 40000),
+            (200, 70000),
         ] {
             for &(bits, density) in &[
                 (0, 0),
