@@ -380,10 +380,10 @@ impl Tuning {
     /// goes into improving the placement by large-neighbourhood search before the tree is split.
     /// Each neighbourhood frees 90% of the rows: in effect a dive guided by the assignment
     /// relaxation around a few of the incumbent's queens, then 1000 nodes of backtracking
-    /// (300 on boards wider than 64, the 128-bit ones: more, shorter rounds; 60 s on 2 threads, random weights 1..99, took
-    /// the 128 x 128 board of bench/weight-peers.sh from 12358 to 12396 and its two 100 x 100
-    /// boards from 9610 and 9599 to 9623 and 9627, while 300 did worse than 1000 at N = 48
-    /// and 64 in 20 s runs).
+    /// (300 on boards wider than 64, the 128-bit ones: more, shorter rounds; 60 s on 2
+    /// threads, random weights 1..99, took the 128 x 128 board of bench/weight-peers.sh from
+    /// 12358 to 12396 and its two 100 x 100 boards from 9610 and 9599 to 9623 and 9627, while
+    /// 300 did worse than 1000 at N = 48 and 64 in 20 s runs).
     fn wide(n: usize) -> Self {
         Tuning {
             neighbourhoods: 20_000,

@@ -89,11 +89,11 @@ pub(super) fn transpose_round<const J: usize>(m: &mut [u64; 64], mask: u64) {
 }
 
 /// The key bits per table for `items` keys of `bits` bits: [`WIDE`] when they save enough
-/// loads (see [`WIDE_FROM`]; and the keys fit the unrolled copies), [`NARROW`] otherwise.
+/// loads (see [`WIDE_FROM`]), [`NARROW`] otherwise.
 #[inline(always)]
 pub(super) fn table_width(items: usize, bits: u32) -> u32 {
     let saved = (bits.div_ceil(NARROW) - bits.div_ceil(WIDE)) as usize;
-    if items * saved >= WIDE_FROM && bits <= 8 * WIDE {
+    if items * saved >= WIDE_FROM {
         WIDE
     } else {
         NARROW
@@ -108,20 +108,20 @@ pub(super) struct Tables {
 }
 
 /// Sets the tables of the bit-sliced matcher for `patterns` (keys of at most `bits` bits), with
-/// `W` key bits per table (`E = 1 << W` entries): per block of [`BLOCK`] patterns, `bits / W`
-/// (rounded up) tables, table `ch` entry `v` holding the members that have none of the bits
-/// `v << (W * ch)`. Each block is first transposed (one 512-bit set per key bit: the members
-/// without it), and each entry is then the intersection of one entry with fewer bits and one
-/// such set. The tables are the first ones of `tables` (which only grows, since every entry is
-/// written before it is read): returns how many.
+/// `E` entries per table (a power of two: `W = log2 E` key bits): per block of [`BLOCK`]
+/// patterns, `bits / W` (rounded up) tables, table `ch` entry `v` holding the members that
+/// have none of the bits `v << (W * ch)`. Each block is first transposed (one 512-bit set per
+/// key bit: the members without it), and each entry is then the intersection of one entry
+/// with fewer bits and one such set. The tables are the first ones of `tables` (which only
+/// grows, since every entry is written before it is read): returns how many.
 #[inline(always)]
-pub(super) fn build_tables<const W: u32, const E: usize>(
+pub(super) fn build_tables<const E: usize>(
     patterns: &[u64],
     bits: u32,
     tables: &mut Vec<[Set; E]>,
 ) -> usize {
-    debug_assert_eq!(E, 1 << W);
-    let chunks = bits.div_ceil(W) as usize;
+    let width = E.trailing_zeros();
+    let chunks = bits.div_ceil(width) as usize;
     let used = patterns.len().div_ceil(BLOCK) * chunks;
     if tables.len() < used {
         tables.resize(used, [Set::EMPTY; E]);
@@ -136,7 +136,7 @@ pub(super) fn build_tables<const W: u32, const E: usize>(
             transpose64(&mut m);
             let valid = u64::MAX >> (64 - rows.len());
             members[w] = valid;
-            for (k, lack) in lacking.iter_mut().enumerate().take(chunks * W as usize) {
+            for (k, lack) in lacking.iter_mut().enumerate().take(chunks * width as usize) {
                 lack[w] = if k < 64 { valid & !m[k] } else { valid };
             }
         }
@@ -144,7 +144,7 @@ pub(super) fn build_tables<const W: u32, const E: usize>(
         for (ch, table) in tables[base..base + chunks].iter_mut().enumerate() {
             table[0] = members;
             for v in 1..E {
-                let lack = &lacking[ch * W as usize + v.trailing_zeros() as usize];
+                let lack = &lacking[ch * width as usize + v.trailing_zeros() as usize];
                 let fewer = table[v & (v - 1)];
                 for w in 0..LANES {
                     table[v][w] = fewer[w] & lack[w];
@@ -157,33 +157,33 @@ pub(super) fn build_tables<const W: u32, const E: usize>(
 
 /// The pairs of `items` with the patterns whose tables [`build_tables`] made.
 #[inline(always)]
-pub(super) fn count_with_tables<const W: u32, const E: usize>(
+pub(super) fn count_with_tables<const E: usize>(
     level: Level,
     items: &[u64],
     bits: u32,
     tables: &[[Set; E]],
 ) -> u64 {
-    // A copy per table count up to 11 (keys of up to 55 bits, so every size the join
-    // counts), fully unrolled; the plain loop beyond.
-    match bits.div_ceil(W) {
-        1 => count_with_chunks::<1, W, E>(level, items, tables),
-        2 => count_with_chunks::<2, W, E>(level, items, tables),
-        3 => count_with_chunks::<3, W, E>(level, items, tables),
-        4 => count_with_chunks::<4, W, E>(level, items, tables),
-        5 => count_with_chunks::<5, W, E>(level, items, tables),
-        6 => count_with_chunks::<6, W, E>(level, items, tables),
-        7 => count_with_chunks::<7, W, E>(level, items, tables),
-        8 => count_with_chunks::<8, W, E>(level, items, tables),
-        9 => count_with_chunks::<9, W, E>(level, items, tables),
-        10 => count_with_chunks::<10, W, E>(level, items, tables),
-        11 => count_with_chunks::<11, W, E>(level, items, tables),
-        chunks => count_with_any::<W, E>(items, chunks as usize, tables),
+    // A copy per table count up to 11 (keys of up to 55 bits in narrow tables, so every
+    // size the join counts), fully unrolled; the plain loop beyond.
+    match bits.div_ceil(E.trailing_zeros()) {
+        1 => count_with_chunks::<1, E>(level, items, tables),
+        2 => count_with_chunks::<2, E>(level, items, tables),
+        3 => count_with_chunks::<3, E>(level, items, tables),
+        4 => count_with_chunks::<4, E>(level, items, tables),
+        5 => count_with_chunks::<5, E>(level, items, tables),
+        6 => count_with_chunks::<6, E>(level, items, tables),
+        7 => count_with_chunks::<7, E>(level, items, tables),
+        8 => count_with_chunks::<8, E>(level, items, tables),
+        9 => count_with_chunks::<9, E>(level, items, tables),
+        10 => count_with_chunks::<10, E>(level, items, tables),
+        11 => count_with_chunks::<11, E>(level, items, tables),
+        chunks => count_with_any::<E>(items, chunks as usize, tables),
     }
 }
 
 /// [`count_with_tables`] for `C` tables per block (the block length known at compile time).
 #[inline(always)]
-pub(super) fn count_with_chunks<const C: usize, const W: u32, const E: usize>(
+pub(super) fn count_with_chunks<const C: usize, const E: usize>(
     level: Level,
     items: &[u64],
     tables: &[[Set; E]],
@@ -194,7 +194,7 @@ pub(super) fn count_with_chunks<const C: usize, const W: u32, const E: usize>(
     let mut start = 0;
     while start + C <= tables.len() {
         let block: &[[Set; E]; C] = tables[start..start + C].try_into().unwrap();
-        total += count_block_at::<C, W, E>(level, items, block);
+        total += count_block_at::<C, E>(level, items, block);
         start += C;
     }
     total
@@ -202,7 +202,7 @@ pub(super) fn count_with_chunks<const C: usize, const W: u32, const E: usize>(
 
 /// [`count_with_tables`] for any number of tables per block, by the plain loop.
 #[inline(always)]
-pub(super) fn count_with_any<const W: u32, const E: usize>(
+pub(super) fn count_with_any<const E: usize>(
     items: &[u64],
     chunks: usize,
     tables: &[[Set; E]],
@@ -211,7 +211,7 @@ pub(super) fn count_with_any<const W: u32, const E: usize>(
     let mut start = 0;
     while start < tables.len() {
         let end = (start + chunks).min(tables.len());
-        total += count_block::<W, E>(items, &tables[start..end]);
+        total += count_block::<E>(items, &tables[start..end]);
         start = end;
     }
     total
@@ -220,8 +220,8 @@ pub(super) fn count_with_any<const W: u32, const E: usize>(
 /// The patterns of one block of tables that each of `items` meets nowhere, summed over `items`.
 #[inline(always)]
 #[allow(clippy::needless_range_loop)] // index loops, so that nothing is compiled apart
-pub(super) fn count_block<const W: u32, const E: usize>(items: &[u64], block: &[[Set; E]]) -> u64 {
-    let mask = E as u64 - 1;
+pub(super) fn count_block<const E: usize>(items: &[u64], block: &[[Set; E]]) -> u64 {
+    let (width, mask) = (E.trailing_zeros(), E as u64 - 1);
     let mut total = 0u64;
     let mut i = 0;
     while i < items.len() {
@@ -230,7 +230,7 @@ pub(super) fn count_block<const W: u32, const E: usize>(items: &[u64], block: &[
         let mut acc = block[0][(x & mask) as usize];
         let mut ch = 1;
         while ch < block.len() {
-            let t = &block[ch][(x >> (ch as u32 * W) & mask) as usize];
+            let t = &block[ch][(x >> (ch as u32 * width) & mask) as usize];
             for w in 0..LANES {
                 acc[w] &= t[w];
             }
@@ -249,7 +249,7 @@ pub(super) fn count_block<const W: u32, const E: usize>(items: &[u64], block: &[
 /// itself the compiler vectorises the plain loop across items, with a gather per table word,
 /// which runs at about half the speed of one 512-bit load per table entry.)
 #[inline(always)]
-pub(super) fn count_block_at<const C: usize, const W: u32, const E: usize>(
+pub(super) fn count_block_at<const C: usize, const E: usize>(
     level: Level,
     items: &[u64],
     block: &[[Set; E]; C],
@@ -258,9 +258,9 @@ pub(super) fn count_block_at<const C: usize, const W: u32, const E: usize>(
     // part of every `_v4` level.)
     on_level!(
         level,
-        count_block::<W, E>(items, block),
-        count_block_v3::<C, W, E>(items, block),
-        count_block_v4::<C, W, E>(items, block)
+        count_block::<E>(items, block),
+        count_block_v3::<C, E>(items, block),
+        count_block_v4::<C, E>(items, block)
     )
 }
 
@@ -268,17 +268,17 @@ pub(super) fn count_block_at<const C: usize, const W: u32, const E: usize>(
 /// ternary-logic instruction, the counts summed per lane.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512vpopcntdq")]
-pub(super) fn count_block_v4<const C: usize, const W: u32, const E: usize>(
+pub(super) fn count_block_v4<const C: usize, const E: usize>(
     items: &[u64],
     block: &[[Set; E]; C],
 ) -> u64 {
     use std::arch::x86_64::*;
-    let mask = E as u64 - 1;
+    let (width, mask) = (E.trailing_zeros(), E as u64 - 1);
     #[allow(unsafe_code)]
     // SAFETY: every load reads one whole `Set` (64 bytes, aligned to 64) of `block`.
     unsafe {
         let load = |ch: usize, x: u64| {
-            let set = &block[ch][((x >> (ch as u32 * W)) & mask) as usize];
+            let set = &block[ch][((x >> (ch as u32 * width)) & mask) as usize];
             _mm512_load_si512(set.as_ptr().cast())
         };
         let mut sums = _mm512_setzero_si512();
@@ -303,17 +303,17 @@ pub(super) fn count_block_v4<const C: usize, const W: u32, const E: usize>(
 /// nibble lookups summed per byte and then per lane.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-pub(super) fn count_block_v3<const C: usize, const W: u32, const E: usize>(
+pub(super) fn count_block_v3<const C: usize, const E: usize>(
     items: &[u64],
     block: &[[Set; E]; C],
 ) -> u64 {
     use std::arch::x86_64::*;
-    let mask = E as u64 - 1;
+    let (width, mask) = (E.trailing_zeros(), E as u64 - 1);
     #[allow(unsafe_code)]
     // SAFETY: every load reads 32 bytes inside one `Set` of `block` (aligned to 32).
     unsafe {
         let load = |ch: usize, x: u64, half: usize| {
-            let set = &block[ch][((x >> (ch as u32 * W)) & mask) as usize];
+            let set = &block[ch][((x >> (ch as u32 * width)) & mask) as usize];
             _mm256_load_si256(set.as_ptr().add(4 * half).cast())
         };
         let nibbles = _mm256_setr_epi8(
@@ -364,10 +364,10 @@ pub(super) fn match_group(
         return disjoint_pairs_plain(items, patterns);
     }
     if table_width(items.len(), bits) == WIDE {
-        let used = build_tables::<WIDE, { 1 << WIDE }>(patterns, bits, &mut tables.wide);
-        count_with_tables::<WIDE, { 1 << WIDE }>(level, items, bits, &tables.wide[..used])
+        let used = build_tables::<{ 1 << WIDE }>(patterns, bits, &mut tables.wide);
+        count_with_tables::<{ 1 << WIDE }>(level, items, bits, &tables.wide[..used])
     } else {
-        let used = build_tables::<NARROW, { 1 << NARROW }>(patterns, bits, &mut tables.narrow);
-        count_with_tables::<NARROW, { 1 << NARROW }>(level, items, bits, &tables.narrow[..used])
+        let used = build_tables::<{ 1 << NARROW }>(patterns, bits, &mut tables.narrow);
+        count_with_tables::<{ 1 << NARROW }>(level, items, bits, &tables.narrow[..used])
     }
 }
