@@ -528,7 +528,13 @@ impl Group<'_> {
             let b = (low, tables[low].bucket_of(lower_cols(u)));
             by_pair.entry((a.min(b), a.max(b))).or_default().push(i);
         }
-        let pairs: Vec<(BucketKeys, Vec<usize>)> = by_pair.into_iter().collect();
+        // The largest pairs first (by the product of their buckets' halves, ties in key
+        // order), so that the workers end the batch together rather than one of them alone.
+        let halves = |(t, b): (usize, usize)| -> u64 {
+            tables[t].buckets[b].iter().map(|(_, c)| *c as u64).sum()
+        };
+        let mut pairs: Vec<(BucketKeys, Vec<usize>)> = by_pair.into_iter().collect();
+        pairs.sort_by_cached_key(|&((a, b), _)| std::cmp::Reverse(halves(a) * halves(b)));
         let count_pair = |(keys, units): &(BucketKeys, Vec<usize>), d: &Deadline| {
             if d.reached() {
                 return None;
