@@ -3,8 +3,10 @@
 # quadrant-join counter N-Queens-Count-Sol (C++20, same threads) and a plain single-threaded C
 # bitmask counter with only the mirror symmetry (bench/somers.c), for N = 16..19 (override with
 # NS="16 17"), interleaved: for each N and each of REPEAT rounds, ours, then Kluev's, then C.
-# Prints the best wall and CPU (user + system) times and the ratios other / ours (above 1: ours
-# is faster). The CPU ratio is the steadier figure on a busy machine.
+# Prints the host's CPU model, the best wall and CPU (user + system) times, the largest peak
+# memory (MB, from /usr/bin/time) of ours and Kluev's, and the ratios other / ours (above 1:
+# ours is faster). The CPU ratio is the steadier figure on a busy machine. QUEENS_ARGS adds
+# arguments to our count (e.g. QUEENS_ARGS="--memory 400").
 #
 # Kluev's counter is never part of this repository: it is cloned (or taken from KLUEV_SRC, a
 # checkout) and built outside the tree, under KLUEV_DIR (default ${TMPDIR:-/tmp}/queens-bench-
@@ -27,6 +29,9 @@ REPEAT=${REPEAT:-1}
 KLUEV=${KLUEV:-1}
 SOMERS_MAX=${SOMERS_MAX:-17}
 QUEENS_BIN=${QUEENS_BIN:-target/release/queens}
+QUEENS_ARGS=${QUEENS_ARGS:-}
+cpuinfo() { sed -n "s/^$1[[:space:]]*: //p" /proc/cpuinfo 2>/dev/null | head -1; }
+CPU_MODEL="$(cpuinfo 'model name') (family $(cpuinfo 'cpu family'), model $(cpuinfo model))"
 KLUEV_DIR=${KLUEV_DIR:-${TMPDIR:-/tmp}/queens-bench-kluev}
 KLUEV_URL=${KLUEV_URL:-https://github.com/EvgenyKluev/N-Queens-Count-Sol}
 if ! cargo build --release --quiet 2>/tmp/queens-bench-build.$$; then
@@ -37,7 +42,7 @@ rm -f /tmp/queens-bench-build.$$
 mkdir -p target/bench
 if [ -n "${PROJECT:-}" ]; then
     SAMPLE=${SAMPLE:-16}
-    echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(uptime | sed 's/.*load/load/'), threads $THREADS, every ${SAMPLE}th batch"
+    echo "$(date -u '+%Y-%m-%d %H:%M UTC'), ${CPU_MODEL:-unknown CPU}, $(nproc) cores, $(uptime | sed 's/.*load/load/'), threads $THREADS, every ${SAMPLE}th batch"
     printf '%3s | %9s %9s %14s | %22s\n' N batches counted "ours core-h" "Kluev core-h (published)"
     for n in $PROJECT; do
         line=$(QUEENS_KERNEL=join QUEENS_JOIN_SAMPLE=$SAMPLE "$QUEENS_BIN" count "$n" \
@@ -77,15 +82,16 @@ kluev_binary() {
     echo "$build/nqueens"
 }
 
-# "wall cpu" seconds of one run of a command; its stdout is left in $OUT.
+# "wall cpu peak" of one run of a command (seconds, seconds, MB); its stdout is left in $OUT.
 measure_once() {
-    /usr/bin/time -f '%e %U %S' -o "$TIMES" "$@" >"$OUT"
-    local wall user sys
-    read -r wall user sys <"$TIMES"
-    echo "$wall $(echo "$user + $sys" | bc -l)"
+    /usr/bin/time -f '%e %U %S %M' -o "$TIMES" "$@" >"$OUT"
+    local wall user sys kb
+    read -r wall user sys kb <"$TIMES"
+    echo "$wall $(echo "$user + $sys" | bc -l) $((kb * 1024 / 1000000))"
 }
 
 min() { if [ -z "$1" ] || [ "$(echo "$2 < $1" | bc -l)" = 1 ]; then echo "$2"; else echo "$1"; fi; }
+max() { if [ -z "$1" ] || [ "$2" -gt "$1" ]; then echo "$2"; else echo "$1"; fi; }
 
 ratio() {
     if [ -n "$1" ] && [ -n "$2" ] && [ "$(echo "$2 > 0" | bc -l)" = 1 ]; then
@@ -97,22 +103,22 @@ ratio() {
 
 cell() { if [ -n "$1" ]; then printf '%.2f' "$1"; else printf '%s' "-"; fi; }
 
-echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(uptime | sed 's/.*load/load/'), threads $THREADS"
-printf '%3s %12s | %8s %8s | %8s %8s %7s %7s | %8s %8s %7s %7s\n' N solutions "ours" "ours" \
-    "Kluev" "Kluev" "K/ours" "K/ours" "C" "C" "C/ours" "C/ours"
-printf '%3s %12s | %8s %8s | %8s %8s %7s %7s | %8s %8s %7s %7s\n' "" "" wall cpu wall cpu wall \
-    cpu wall cpu wall cpu
+echo "$(date -u '+%Y-%m-%d %H:%M UTC'), ${CPU_MODEL:-unknown CPU}, $(nproc) cores, $(uptime | sed 's/.*load/load/'), threads $THREADS${QUEENS_ARGS:+, ours with $QUEENS_ARGS}"
+row() { printf '%3s %12s | %7s %7s %6s | %7s %7s %6s %6s %6s | %7s %7s %6s %6s\n' "$@"; }
+row N solutions ours ours ours Kluev Kluev Kluev K/ours K/ours C C C/ours C/ours
+row "" "" wall cpu MB wall cpu MB wall cpu wall cpu wall cpu
 for n in $NS; do
     kbin=""
     if [ "$KLUEV" = 1 ]; then kbin=$(kluev_binary "$n"); fi
-    ow="" oc="" kw="" kc="" cw="" cc=""
+    ow="" oc="" om="" kw="" kc="" km="" cw="" cc=""
     for _ in $(seq "$REPEAT"); do
-        read -r w c < <(measure_once "$QUEENS_BIN" count "$n" --threads "$THREADS" --json)
-        ow=$(min "$ow" "$w") oc=$(min "$oc" "$c")
+        # shellcheck disable=SC2086 # QUEENS_ARGS is a list of arguments
+        read -r w c m < <(measure_once "$QUEENS_BIN" count "$n" --threads "$THREADS" --json $QUEENS_ARGS)
+        ow=$(min "$ow" "$w") oc=$(min "$oc" "$c") om=$(max "$om" "$m")
         ours_total=$(sed 's/.*"solutions":\([0-9]*\).*/\1/' "$OUT")
         if [ -n "$kbin" ]; then
-            read -r w c < <(cd "$(dirname "$kbin")" && measure_once "$kbin" "$THREADS")
-            kw=$(min "$kw" "$w") kc=$(min "$kc" "$c")
+            read -r w c m < <(cd "$(dirname "$kbin")" && measure_once "$kbin" "$THREADS")
+            kw=$(min "$kw" "$w") kc=$(min "$kc" "$c") km=$(max "$km" "$m")
             k_total=$(sed -n 's/^Result: *//p' "$OUT")
             if [ "$k_total" != "$ours_total" ]; then
                 echo "MISMATCH at N = $n: ours $ours_total, Kluev $k_total" >&2
@@ -120,7 +126,7 @@ for n in $NS; do
             fi
         fi
         if [ "$n" -le "$SOMERS_MAX" ]; then
-            read -r w c < <(measure_once target/bench/somers "$n")
+            read -r w c _ < <(measure_once target/bench/somers "$n")
             cw=$(min "$cw" "$w") cc=$(min "$cc" "$c")
             if [ "$(cat "$OUT")" != "$ours_total" ]; then
                 echo "MISMATCH at N = $n: ours $ours_total, C $(cat "$OUT")" >&2
@@ -128,8 +134,7 @@ for n in $NS; do
             fi
         fi
     done
-    printf '%3s %12s | %8s %8s | %8s %8s %7s %7s | %8s %8s %7s %7s\n' "$n" "$ours_total" \
-        "$(cell "$ow")" "$(cell "$oc")" "$(cell "$kw")" "$(cell "$kc")" \
-        "$(ratio "$kw" "$ow")" "$(ratio "$kc" "$oc")" "$(cell "$cw")" "$(cell "$cc")" \
-        "$(ratio "$cw" "$ow")" "$(ratio "$cc" "$oc")"
+    row "$n" "$ours_total" "$(cell "$ow")" "$(cell "$oc")" "${om:--}" \
+        "$(cell "$kw")" "$(cell "$kc")" "${km:--}" "$(ratio "$kw" "$ow")" "$(ratio "$kc" "$oc")" \
+        "$(cell "$cw")" "$(cell "$cc")" "$(ratio "$cw" "$ow")" "$(ratio "$cc" "$oc")"
 done

@@ -4,7 +4,7 @@
 use super::matcher::{match_group, Tables};
 use super::table::{lower_key, upper_key};
 use super::units::JoinUnit;
-use crate::primitive::cpu::{level_copies, on_level, pext, Bmi2, Level};
+use crate::primitive::cpu::{level_copies, on_level, pext as gather_bits, Bmi2, Level};
 
 /// Patterns from which a group is sieved, by one bit, and one more each time they double:
 /// 1,024 matched 7-10 % faster than 512 at N = 22 and 23 (the same at N = 18 and 19).
@@ -17,89 +17,83 @@ pub(super) const MAX_CUT: usize = 10;
 /// a few per cent).
 pub(super) const SMALL_CUT: usize = 6;
 
-/// Most runs of bits a [`Squeeze`] drops.
-pub(super) const MAX_RUNS: usize = 24;
+/// Bytes of a key a [`Gather`] reads by table: keys have at most 48 bits (the join's 2N, at most
+/// 46; reading 8 bytes made the count of N = 18 some 5 % slower).
+pub(super) const GATHER_BYTES: usize = 6;
 
-/// A compaction of keys that drops the bits outside a mask: the bits kept, packed low in their
-/// order. Two keys meet exactly where their kept bits meet, when the bits dropped are in
-/// neither key or irrelevant to the pairs compared.
-#[derive(Clone, Copy)]
-pub(super) struct Squeeze {
-    pub(super) keep: u64,
-    /// The runs of dropped bits below the highest kept one, `(position, length)`, highest
-    /// first.
-    pub(super) runs: [(u32, u32); MAX_RUNS],
-    pub(super) len: usize,
-    /// Squeezed by `pext` (see [`crate::primitive::cpu::pext`]) where set.
-    pub(super) pext: Option<Bmi2>,
+/// The bits of keys at a mask, packed low in their order (what BMI2's `pext` computes), by
+/// tables where `pext` is slow or missing: one table per byte of a key gives the bits the
+/// mask keeps of that byte, already in their places (a load and an OR a byte; the bit-by-bit
+/// loop, and the shifts of dropped runs before it, cost 3 % more CPU time at N = 18). Two
+/// keys meet exactly where their gathered bits meet, when the bits dropped are in neither key
+/// or irrelevant to the pairs compared. `T` holds a gathered key. Where `pext` is fast the
+/// callers use it instead, each in a loop of its own (a test of the two ways in every key
+/// cost 5 %).
+pub(super) struct Gather<T> {
+    mask: u64,
+    tables: Box<[[T; 256]; GATHER_BYTES]>,
 }
 
-impl Squeeze {
-    /// Keeps the bits of `keep` (all of them up to its highest one if its gaps are too many and
-    /// `pext` is not used).
-    pub(super) fn keeping(keep: u64, pext: Option<Bmi2>) -> Squeeze {
+impl<T: Copy + Default> Default for Gather<T> {
+    fn default() -> Self {
+        Gather {
+            mask: 0,
+            tables: Box::new([[T::default(); 256]; GATHER_BYTES]),
+        }
+    }
+}
+
+impl<T: Copy + Default + Into<u64> + TryFrom<u64>> Gather<T> {
+    /// Gathers the bits of `mask` (below bit 48, as many as `T` holds) from now on; the tables
+    /// are made only where `pext` is not given.
+    pub(super) fn set(&mut self, mask: u64, pext: Option<Bmi2>) {
+        debug_assert!(mask >> (8 * GATHER_BYTES) == 0, "{mask:x}");
+        self.mask = mask;
         if pext.is_some() {
-            return Squeeze {
-                keep,
-                runs: [(0, 0); MAX_RUNS],
-                len: 0,
-                pext,
-            };
+            return;
         }
-        let below_top = match keep {
-            0 => 0,
-            k => u64::MAX >> k.leading_zeros(),
-        };
-        let mut runs = [(0, 0); MAX_RUNS];
-        let mut len = 0;
-        let mut gaps = below_top & !keep;
-        while gaps != 0 {
-            if len == MAX_RUNS {
-                return Squeeze {
-                    keep: below_top,
-                    runs,
-                    len: 0,
-                    pext,
+        let mut below = 0;
+        for (j, table) in self.tables.iter_mut().enumerate() {
+            let byte = (mask >> (8 * j)) & 0xff;
+            for v in 1..256usize {
+                let low = v & v.wrapping_neg();
+                let entry = if low == v {
+                    // One bit: its place among the kept bits, if the mask keeps it.
+                    let bit = v.trailing_zeros() as u64;
+                    (byte >> bit & 1) << (below + (byte & ((1 << bit) - 1)).count_ones())
+                } else {
+                    table[low].into() | table[v ^ low].into()
                 };
+                table[v] = T::try_from(entry).unwrap_or_default();
             }
-            let p = gaps.trailing_zeros();
-            let l = (!(gaps >> p)).trailing_zeros();
-            runs[len] = (p, l);
-            len += 1;
-            gaps &= !((u64::MAX >> (64 - l)) << p);
-        }
-        runs[..len].reverse();
-        Squeeze {
-            keep,
-            runs,
-            len,
-            pext,
+            below += byte.count_ones();
         }
     }
 
-    /// The number of bits a squeezed key may have.
+    /// The mask.
+    pub(super) fn mask(&self) -> u64 {
+        self.mask
+    }
+
+    /// The number of bits a gathered key may have.
     pub(super) fn bits(&self) -> u32 {
-        self.keep.count_ones()
+        self.mask.count_ones()
     }
 
+    /// The bits of `x` at the mask, packed low in their order, by the tables (made by a
+    /// [`Gather::set`] without `pext`).
     #[inline(always)]
-    pub(super) fn apply(&self, x: u64) -> u64 {
-        if self.pext.is_some() {
-            return pext(x, self.keep, self.pext);
+    pub(super) fn by_table(&self, x: u64) -> u64 {
+        let mut out = 0u64;
+        for j in 0..GATHER_BYTES {
+            out |= self.tables[j][(x >> (8 * j)) as usize & 0xff].into();
         }
-        let mut x = x & self.keep;
-        let mut i = 0;
-        while i < self.len {
-            let (p, l) = self.runs[i];
-            x = (x & ((1u64 << p) - 1)) | ((x >> (p + l)) << p);
-            i += 1;
-        }
-        x
+        out
     }
 }
 
 /// The number of pairs (a, b), a in `items`, b in `patterns`, with `a & b == 0`; keys have
-/// at most `bits` bits. Large groups are first sieved: both sides are split by the values of
+/// at most `bits` bits, 48 at most. Large groups are first sieved: both sides are split by the values of
 /// a few key bits (the ones that rule out the most pairs), and only parts that can match
 /// (no cut bit in both) are compared.
 #[inline(always)]
@@ -164,29 +158,33 @@ pub(super) fn sieve<const S: usize>(
     // Within a part no pair meets on a cut bit (a part's items lack the bits its patterns
     // have), so the parts are compared without them.
     let pext = scratch.level.fast_pext();
-    let rest = Squeeze::keeping((u64::MAX >> (64 - bits)) & !cut, pext);
+    scratch.cut.set(cut, pext);
+    scratch.rest.set((u64::MAX >> (64 - bits)) & !cut, pext);
     let parts = 1usize << k;
     let mut codes = std::mem::take(&mut scratch.codes);
     let mut item_starts = [0usize; S];
     let mut pattern_starts = [0usize; S];
     let mut sorted_items = std::mem::take(&mut scratch.sorted_items);
     let mut sorted_patterns = std::mem::take(&mut scratch.sorted_patterns);
-    sort_by_code(
-        items,
-        cut,
-        &rest,
-        &mut codes,
-        &mut sorted_items,
-        &mut item_starts,
-    );
-    sort_by_code(
-        patterns,
-        cut,
-        &rest,
-        &mut codes,
-        &mut sorted_patterns,
-        &mut pattern_starts,
-    );
+    let (code, rest) = (&scratch.cut, &scratch.rest);
+    let sides = [
+        (items, &mut sorted_items, &mut item_starts),
+        (patterns, &mut sorted_patterns, &mut pattern_starts),
+    ];
+    for (keys, out, starts) in sides {
+        if pext.is_some() {
+            let (cut, keep) = (code.mask(), rest.mask());
+            let (code, rest) = (
+                |x| gather_bits(x, cut, pext),
+                |x| gather_bits(x, keep, pext),
+            );
+            sort_by_code(keys, parts, code, rest, &mut codes, out, starts);
+        } else {
+            let (code, rest) = (|x| code.by_table(x), |x| rest.by_table(x));
+            sort_by_code(keys, parts, code, rest, &mut codes, out, starts);
+        }
+    }
+    let rest_bits = rest.bits();
     let mut total = 0;
     let mut gathered = std::mem::take(&mut scratch.gathered);
     for y in 0..parts {
@@ -210,7 +208,7 @@ pub(super) fn sieve<const S: usize>(
             scratch.level,
             &gathered,
             group,
-            rest.bits(),
+            rest_bits,
             &mut scratch.tables,
         );
     }
@@ -221,34 +219,35 @@ pub(super) fn sieve<const S: usize>(
     total
 }
 
-/// A counting sort of `keys` into `out` by their bits at `cut` (at most [`MAX_CUT`], gathered
-/// low), each squeezed by `rest`; `starts[c]` is where code `c` begins (and
-/// `starts[1 << cut.count_ones()]` the end). A function of
-/// its own, with plain loops, so that it inlines into the instruction-set copies.
+/// A counting sort of `keys` into `out` by `code` (below `parts`, at most `1 << MAX_CUT`),
+/// each gathered by `squeeze`; `starts[c]` is where code `c` begins (and `starts[parts]` the
+/// end). A function of its own, with plain loops, so that it inlines into the instruction-set
+/// copies. The sizes are counted in two arrays, even and odd keys apart: neighbouring keys
+/// often share a code, and one array's increments would wait on each other.
 #[inline(always)]
 pub(super) fn sort_by_code<const S: usize>(
     keys: &[u64],
-    cut: u64,
-    rest: &Squeeze,
+    parts: usize,
+    code: impl Fn(u64) -> u64,
+    squeeze: impl Fn(u64) -> u64,
     codes: &mut Vec<u16>,
     out: &mut Vec<u64>,
     starts: &mut [usize; S],
 ) {
-    let parts = 1usize << cut.count_ones();
-    let mut sizes = [0usize; S];
+    let mut sizes = [[0usize; S]; 2];
     // (Grown only: every entry up to `keys.len()` is written before it is read.)
     if codes.len() < keys.len() {
         codes.resize(keys.len(), 0);
     }
     for i in 0..keys.len() {
-        let c = pext(keys[i], cut, rest.pext) as usize;
+        let c = code(keys[i]) as usize;
         codes[i] = c as u16;
-        sizes[c] += 1;
+        sizes[i & 1][c] += 1;
     }
     let mut sum = 0;
     for c in 0..parts {
         starts[c] = sum;
-        sum += sizes[c];
+        sum += sizes[0][c] + sizes[1][c];
     }
     starts[parts] = sum;
     let mut cursor = *starts;
@@ -257,7 +256,7 @@ pub(super) fn sort_by_code<const S: usize>(
     }
     for i in 0..keys.len() {
         let c = codes[i] as usize;
-        out[cursor[c]] = rest.apply(keys[i]);
+        out[cursor[c]] = squeeze(keys[i]);
         cursor[c] += 1;
     }
 }
@@ -272,6 +271,11 @@ pub(super) struct Scratch {
     pub(super) sorted_patterns: Vec<u64>,
     pub(super) gathered: Vec<u64>,
     pub(super) codes: Vec<u16>,
+    /// The gathers of a unit's keys (the bits both sides have), of the sieve's cut and of the
+    /// bits it leaves.
+    pub(super) keep: Gather<u64>,
+    pub(super) cut: Gather<u16>,
+    pub(super) rest: Gather<u64>,
     /// The instruction-set level of the matcher.
     pub(super) level: Level,
 }
@@ -299,18 +303,30 @@ pub(super) fn total_of(unit: &JoinUnit, ups: &[u64], lows: &[u64], scratch: &mut
         acc
     };
     let keep = upper_key(n, full, odd, any(ups)) & lower_key(n, full, any(lows));
-    let squeeze = Squeeze::keeping(keep, scratch.level.fast_pext());
-    let bits = squeeze.bits();
+    let pext = scratch.level.fast_pext();
+    scratch.keep.set(keep, pext);
+    let bits = scratch.keep.bits();
     let mut upper = std::mem::take(&mut scratch.upper);
     let mut lower = std::mem::take(&mut scratch.lower);
-    // Plain loops, so that the squeeze's `pext` inlines into the instruction-set copy.
+    // Plain loops, so that the gather inlines into the instruction-set copy.
     upper.clear();
-    for &w in ups {
-        upper.push(squeeze.apply(upper_key(n, full, odd, w)));
-    }
     lower.clear();
-    for &w in lows {
-        lower.push(squeeze.apply(lower_key(n, full, w)));
+    if pext.is_some() {
+        let squeeze = |x| gather_bits(x, keep, pext);
+        for &w in ups {
+            upper.push(squeeze(upper_key(n, full, odd, w)));
+        }
+        for &w in lows {
+            lower.push(squeeze(lower_key(n, full, w)));
+        }
+    } else {
+        let squeeze = &scratch.keep;
+        for &w in ups {
+            upper.push(squeeze.by_table(upper_key(n, full, odd, w)));
+        }
+        for &w in lows {
+            lower.push(squeeze.by_table(lower_key(n, full, w)));
+        }
     }
     let total = if upper.len() <= lower.len() {
         disjoint_pairs(&upper, &lower, bits, scratch)
