@@ -31,7 +31,12 @@ SOMERS_MAX=${SOMERS_MAX:-17}
 QUEENS_BIN=${QUEENS_BIN:-target/release/queens}
 QUEENS_ARGS=${QUEENS_ARGS:-}
 cpuinfo() { sed -n "s/^$1[[:space:]]*: //p" /proc/cpuinfo 2>/dev/null | head -1; }
-CPU_MODEL="$(cpuinfo 'model name') (family $(cpuinfo 'cpu family'), model $(cpuinfo model))"
+# The line that heads a run's table: when, on what host, at what load.
+host_line() {
+    local cpu
+    cpu="$(cpuinfo 'model name') (family $(cpuinfo 'cpu family'), model $(cpuinfo model))"
+    echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $cpu, $(nproc) cores, $(uptime | sed 's/.*load/load/'), threads $THREADS"
+}
 KLUEV_DIR=${KLUEV_DIR:-${TMPDIR:-/tmp}/queens-bench-kluev}
 KLUEV_URL=${KLUEV_URL:-https://github.com/EvgenyKluev/N-Queens-Count-Sol}
 if ! cargo build --release --quiet 2>/tmp/queens-bench-build.$$; then
@@ -42,7 +47,7 @@ rm -f /tmp/queens-bench-build.$$
 mkdir -p target/bench
 if [ -n "${PROJECT:-}" ]; then
     SAMPLE=${SAMPLE:-16}
-    echo "$(date -u '+%Y-%m-%d %H:%M UTC'), ${CPU_MODEL:-unknown CPU}, $(nproc) cores, $(uptime | sed 's/.*load/load/'), threads $THREADS, every ${SAMPLE}th batch"
+    echo "$(host_line), every ${SAMPLE}th batch"
     printf '%3s | %9s %9s %14s | %22s\n' N batches counted "ours core-h" "Kluev core-h (published)"
     for n in $PROJECT; do
         line=$(QUEENS_KERNEL=join QUEENS_JOIN_SAMPLE=$SAMPLE "$QUEENS_BIN" count "$n" \
@@ -103,7 +108,7 @@ ratio() {
 
 cell() { if [ -n "$1" ]; then printf '%.2f' "$1"; else printf '%s' "-"; fi; }
 
-echo "$(date -u '+%Y-%m-%d %H:%M UTC'), ${CPU_MODEL:-unknown CPU}, $(nproc) cores, $(uptime | sed 's/.*load/load/'), threads $THREADS${QUEENS_ARGS:+, ours with $QUEENS_ARGS}"
+echo "$(host_line)${QUEENS_ARGS:+, ours with $QUEENS_ARGS}"
 row() { printf '%3s %12s | %7s %7s %6s | %7s %7s %6s %6s %6s | %7s %7s %6s %6s\n' "$@"; }
 row N solutions ours ours ours Kluev Kluev Kluev K/ours K/ours C C C/ours C/ours
 row "" "" wall cpu MB wall cpu MB wall cpu wall cpu wall cpu

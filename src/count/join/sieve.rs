@@ -4,7 +4,7 @@
 use super::matcher::{match_group, Tables};
 use super::table::{lower_key, upper_key};
 use super::units::JoinUnit;
-use crate::primitive::cpu::{level_copies, on_level, pext as gather_bits, Bmi2, Level};
+use crate::primitive::cpu::{level_copies, on_level, pext, Level};
 
 /// Patterns from which a group is sieved, by one bit, and one more each time they double:
 /// 1,024 matched 7-10 % faster than 512 at N = 22 and 23 (the same at N = 18 and 19).
@@ -30,28 +30,21 @@ pub(super) const GATHER_BYTES: usize = 6;
 /// callers use it instead, each in a loop of its own (a test of the two ways in every key
 /// cost 5 %).
 pub(super) struct Gather<T> {
-    mask: u64,
     tables: Box<[[T; 256]; GATHER_BYTES]>,
 }
 
 impl<T: Copy + Default> Default for Gather<T> {
     fn default() -> Self {
         Gather {
-            mask: 0,
             tables: Box::new([[T::default(); 256]; GATHER_BYTES]),
         }
     }
 }
 
 impl<T: Copy + Default + Into<u64> + TryFrom<u64>> Gather<T> {
-    /// Gathers the bits of `mask` (below bit 48, as many as `T` holds) from now on; the tables
-    /// are made only where `pext` is not given.
-    pub(super) fn set(&mut self, mask: u64, pext: Option<Bmi2>) {
+    /// Makes the tables gather the bits of `mask` (below bit 48, as many as `T` holds).
+    pub(super) fn set(&mut self, mask: u64) {
         debug_assert!(mask >> (8 * GATHER_BYTES) == 0, "{mask:x}");
-        self.mask = mask;
-        if pext.is_some() {
-            return;
-        }
         let mut below = 0;
         for (j, table) in self.tables.iter_mut().enumerate() {
             let byte = (mask >> (8 * j)) & 0xff;
@@ -70,18 +63,7 @@ impl<T: Copy + Default + Into<u64> + TryFrom<u64>> Gather<T> {
         }
     }
 
-    /// The mask.
-    pub(super) fn mask(&self) -> u64 {
-        self.mask
-    }
-
-    /// The number of bits a gathered key may have.
-    pub(super) fn bits(&self) -> u32 {
-        self.mask.count_ones()
-    }
-
-    /// The bits of `x` at the mask, packed low in their order, by the tables (made by a
-    /// [`Gather::set`] without `pext`).
+    /// The bits of `x` at the mask, packed low in their order.
     #[inline(always)]
     pub(super) fn by_table(&self, x: u64) -> u64 {
         let mut out = 0u64;
@@ -157,9 +139,12 @@ pub(super) fn sieve<const S: usize>(
     let cut = by_score[..k].iter().fold(0u64, |m, &(_, b)| m | 1 << b);
     // Within a part no pair meets on a cut bit (a part's items lack the bits its patterns
     // have), so the parts are compared without them.
-    let pext = scratch.level.fast_pext();
-    scratch.cut.set(cut, pext);
-    scratch.rest.set((u64::MAX >> (64 - bits)) & !cut, pext);
+    let bmi2 = scratch.level.fast_pext();
+    let keep = (u64::MAX >> (64 - bits)) & !cut;
+    if bmi2.is_none() {
+        scratch.cut.set(cut);
+        scratch.rest.set(keep);
+    }
     let parts = 1usize << k;
     let mut codes = std::mem::take(&mut scratch.codes);
     let mut item_starts = [0usize; S];
@@ -172,19 +157,14 @@ pub(super) fn sieve<const S: usize>(
         (patterns, &mut sorted_patterns, &mut pattern_starts),
     ];
     for (keys, out, starts) in sides {
-        if pext.is_some() {
-            let (cut, keep) = (code.mask(), rest.mask());
-            let (code, rest) = (
-                |x| gather_bits(x, cut, pext),
-                |x| gather_bits(x, keep, pext),
-            );
+        if bmi2.is_some() {
+            let (code, rest) = (|x| pext(x, cut, bmi2), |x| pext(x, keep, bmi2));
             sort_by_code(keys, parts, code, rest, &mut codes, out, starts);
         } else {
             let (code, rest) = (|x| code.by_table(x), |x| rest.by_table(x));
             sort_by_code(keys, parts, code, rest, &mut codes, out, starts);
         }
     }
-    let rest_bits = rest.bits();
     let mut total = 0;
     let mut gathered = std::mem::take(&mut scratch.gathered);
     for y in 0..parts {
@@ -208,7 +188,7 @@ pub(super) fn sieve<const S: usize>(
             scratch.level,
             &gathered,
             group,
-            rest_bits,
+            keep.count_ones(),
             &mut scratch.tables,
         );
     }
@@ -303,16 +283,15 @@ pub(super) fn total_of(unit: &JoinUnit, ups: &[u64], lows: &[u64], scratch: &mut
         acc
     };
     let keep = upper_key(n, full, odd, any(ups)) & lower_key(n, full, any(lows));
-    let pext = scratch.level.fast_pext();
-    scratch.keep.set(keep, pext);
-    let bits = scratch.keep.bits();
+    let bmi2 = scratch.level.fast_pext();
+    let bits = keep.count_ones();
     let mut upper = std::mem::take(&mut scratch.upper);
     let mut lower = std::mem::take(&mut scratch.lower);
     // Plain loops, so that the gather inlines into the instruction-set copy.
     upper.clear();
     lower.clear();
-    if pext.is_some() {
-        let squeeze = |x| gather_bits(x, keep, pext);
+    if bmi2.is_some() {
+        let squeeze = |x| pext(x, keep, bmi2);
         for &w in ups {
             upper.push(squeeze(upper_key(n, full, odd, w)));
         }
@@ -320,6 +299,7 @@ pub(super) fn total_of(unit: &JoinUnit, ups: &[u64], lows: &[u64], scratch: &mut
             lower.push(squeeze(lower_key(n, full, w)));
         }
     } else {
+        scratch.keep.set(keep);
         let squeeze = &scratch.keep;
         for &w in ups {
             upper.push(squeeze.by_table(upper_key(n, full, odd, w)));

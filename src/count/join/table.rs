@@ -37,15 +37,14 @@ impl Layout {
         let sized = (expected >> 15).max(1).ilog2() + 1;
         let coarse = sized.clamp(8, 12).min(n);
         // For even `n`, the word's two end bits are dropped ([`Layout::pack`]) where that, with
-        // up to two more coarse bits, makes the record a byte shorter.
+        // up to two more coarse bits, makes the record a byte shorter (it always does when the
+        // packed record then ends on a byte).
         let over = (key - 2 + n - coarse) % 8;
-        let short = (key - 2 + n - coarse - over).div_ceil(8) < (key + n - coarse).div_ceil(8);
-        let (coarse, shift) =
-            if n.is_multiple_of(2) && over <= 2 && coarse + over <= 12.min(n) && short {
-                (coarse + over, 1)
-            } else {
-                (coarse, 0)
-            };
+        let (coarse, shift) = if n.is_multiple_of(2) && over <= 2 && coarse + over <= 12.min(n) {
+            (coarse + over, 1)
+        } else {
+            (coarse, 0)
+        };
         let share = (expected >> coarse) / fillers.max(1) as u64;
         let per = (share / 4).clamp(1 << 8, 1 << 13).next_power_of_two() as usize;
         Layout {
