@@ -14,10 +14,15 @@ pub(super) const NARROW: u32 = 5;
 /// needs fewer loads.
 pub(super) const WIDE: u32 = 7;
 /// How many loads [`WIDE`] tables must save (items times the tables fewer per block) to pay
-/// for their building, four times the entries of [`NARROW`] ones: measured at N = 18 (where
-/// the keys have some 30 bits, so wide tables save one load in six) and N = 22 (some 33 bits,
-/// two in seven; 7 % less matching time there).
+/// for their building, four times the entries of [`NARROW`] ones, where a table entry is one
+/// 512-bit load (`V4`): measured at N = 18 (where the keys have some 30 bits, so wide tables
+/// save one load in six) and N = 22 (some 33 bits, two in seven; 7 % less matching time
+/// there).
 pub(super) const WIDE_FROM: usize = 16_384;
+/// [`WIDE_FROM`] where an entry takes two 256-bit loads or more (`V3`, `Baseline`): the
+/// loads saved weigh more against the building (at N = 18 on an AMD Zen 1 host, which runs
+/// each 256-bit operation as two, 2,048 and 512 matched 2 to 4 % faster than 16,384).
+pub(super) const WIDE_FROM_NARROW_LOADS: usize = 2048;
 
 /// One 512-bit set of a table entry, aligned to a cache line: a 512-bit load of a set that
 /// straddled two lines cost the matcher about 19 % at N = 18 (where the allocator happened to
@@ -88,12 +93,17 @@ pub(super) fn transpose_round<const J: usize>(m: &mut [u64; 64], mask: u64) {
     }
 }
 
-/// The key bits per table for `items` keys of `bits` bits: [`WIDE`] when they save enough
-/// loads (see [`WIDE_FROM`]), [`NARROW`] otherwise.
+/// The key bits per table for `items` keys of `bits` bits matched at `level`: [`WIDE`] when
+/// they save enough loads (see [`WIDE_FROM`]), [`NARROW`] otherwise.
 #[inline(always)]
-pub(super) fn table_width(items: usize, bits: u32) -> u32 {
+pub(super) fn table_width(level: Level, items: usize, bits: u32) -> u32 {
     let saved = (bits.div_ceil(NARROW) - bits.div_ceil(WIDE)) as usize;
-    if items * saved >= WIDE_FROM {
+    let from = if level >= Level::V4 {
+        WIDE_FROM
+    } else {
+        WIDE_FROM_NARROW_LOADS
+    };
+    if items * saved >= from {
         WIDE
     } else {
         NARROW
@@ -363,7 +373,7 @@ pub(super) fn match_group(
     if patterns.len() < 64 || items.len() < 16 {
         return disjoint_pairs_plain(items, patterns);
     }
-    if table_width(items.len(), bits) == WIDE {
+    if table_width(level, items.len(), bits) == WIDE {
         let used = build_tables::<{ 1 << WIDE }>(patterns, bits, &mut tables.wide);
         count_with_tables::<{ 1 << WIDE }>(level, items, bits, &tables.wide[..used])
     } else {

@@ -349,8 +349,20 @@ mod tests {
                 let a = keys(&mut seed, items, bits, density);
                 let b = keys(&mut seed, patterns, bits, density);
                 let expected = disjoint_pairs_plain(&a, &b);
+                // Keys made from the words as they are gathered, and a mask of the bits
+                // that count (as a unit's two sides make and squeeze theirs).
+                let keep = keys(&mut seed, 1, bits, 60).first().copied().unwrap_or(0);
+                let masked = |words: &[u64], shift: u32| -> Vec<u64> {
+                    words.iter().map(|&w| (w >> shift) & keep).collect()
+                };
+                let expected_kept = disjoint_pairs_plain(&masked(&a, 0), &masked(&b, 1));
                 for level in Level::ALL.into_iter().filter(|l| l.supported()) {
                     scratch.level = level;
+                    assert_eq!(
+                        pairs_of(&a, |w| w, &b, |w| w >> 1, keep, &mut scratch),
+                        expected_kept,
+                        "{items} x {patterns}, {bits} bits, keep {keep:x}, {level:?}"
+                    );
                     assert_eq!(
                         disjoint_pairs(&a, &b, bits, &mut scratch),
                         expected,
@@ -530,24 +542,38 @@ mod tests {
             masks.extend([a, a & b, a | b, a & b & c, a >> (c % 48)]);
         }
         let bmi2 = Level::current().fast_pext();
-        let (mut wide, mut narrow) = (Gather::<u64>::default(), Gather::<u16>::default());
+        let (mut whole, mut split) = (Gather::default(), Gather::default());
         for &mask in &masks {
-            // A code has at most 16 bits.
+            // A code has at most 16 bits, here some of the mask's.
             let codes = mask & (u64::MAX >> (64 - 16)) << (next() % 32);
-            wide.set(mask);
-            narrow.set(codes);
+            let rest = mask & !codes;
+            whole.set(mask);
+            split.set_split(rest, codes);
+            let bytes = (64 - mask.leading_zeros()).div_ceil(8);
             for _ in 0..20 {
                 let x = next() & low48;
                 assert_eq!(pext(x, mask, None), extract_bits(x, mask));
                 if bmi2.is_some() {
                     assert_eq!(pext(x, mask, bmi2), extract_bits(x, mask));
                 }
-                assert_eq!(wide.by_table(x), extract_bits(x, mask), "{mask:x} {x:x}");
+                let expected = extract_bits(x, rest) | extract_bits(x, codes) << CODE_SHIFT;
                 assert_eq!(
-                    narrow.by_table(x),
-                    extract_bits(x, codes),
+                    by_table::<6>(whole.tables(), x),
+                    extract_bits(x, mask),
+                    "{mask:x} {x:x}"
+                );
+                assert_eq!(
+                    by_table::<6>(split.tables(), x),
+                    expected,
                     "{codes:x} {x:x}"
                 );
+                // Reading only the bytes the mask reaches gives the same.
+                if bytes <= 5 {
+                    assert_eq!(by_table::<5>(split.tables(), x), expected, "{mask:x} {x:x}");
+                }
+                if bytes <= 4 {
+                    assert_eq!(by_table::<4>(whole.tables(), x), extract_bits(x, mask));
+                }
             }
         }
     }

@@ -17,153 +17,296 @@ pub(super) const MAX_CUT: usize = 10;
 /// a few per cent).
 pub(super) const SMALL_CUT: usize = 6;
 
-/// Bytes of a key a [`Gather`] reads by table: keys have at most 48 bits (the join's 2N, at most
-/// 46; reading 8 bytes made the count of N = 18 some 5 % slower).
+/// Bytes of a key a [`Gather`] reads by table at most: keys have at most 48 bits (the join's
+/// 2N, at most 46; reading 8 bytes made the count of N = 18 some 5 % slower).
 pub(super) const GATHER_BYTES: usize = 6;
+
+/// Where a [`Gather`] set by [`Gather::set_split`] puts its second mask's bits (the sieve's
+/// part code) above the first's (the rest of the key).
+pub(super) const CODE_SHIFT: u32 = 48;
 
 /// The bits of keys at a mask, packed low in their order (what BMI2's `pext` computes), by
 /// tables where `pext` is slow or missing: one table per byte of a key gives the bits the
 /// mask keeps of that byte, already in their places (a load and an OR a byte; the bit-by-bit
 /// loop, and the shifts of dropped runs before it, cost 3 % more CPU time at N = 18). Two
 /// keys meet exactly where their gathered bits meet, when the bits dropped are in neither key
-/// or irrelevant to the pairs compared. `T` holds a gathered key. Where `pext` is fast the
-/// callers use it instead, each in a loop of its own (a test of the two ways in every key
-/// cost 5 %).
-pub(super) struct Gather<T> {
-    tables: Box<[[T; 256]; GATHER_BYTES]>,
+/// or irrelevant to the pairs compared. Where `pext` is fast the callers use it instead, each
+/// in a loop of its own (a test of the two ways in every key cost 5 %).
+pub(super) struct Gather {
+    tables: Box<GatherTables>,
 }
 
-impl<T: Copy + Default> Default for Gather<T> {
+/// The tables of a [`Gather`], one per key byte.
+pub(super) type GatherTables = [[u64; 256]; GATHER_BYTES];
+
+impl Default for Gather {
     fn default() -> Self {
         Gather {
-            tables: Box::new([[T::default(); 256]; GATHER_BYTES]),
+            tables: Box::new([[0; 256]; GATHER_BYTES]),
         }
     }
 }
 
-impl<T: Copy + Default + Into<u64> + TryFrom<u64>> Gather<T> {
-    /// Makes the tables gather the bits of `mask` (below bit 48, as many as `T` holds).
+impl Gather {
+    /// Makes the tables gather the bits of `mask` (below bit 48).
     pub(super) fn set(&mut self, mask: u64) {
-        debug_assert!(mask >> (8 * GATHER_BYTES) == 0, "{mask:x}");
-        let mut below = 0;
+        self.set_split(mask, 0);
+    }
+
+    /// Makes the tables gather the bits of `low` packed from bit 0 and, in the same value,
+    /// those of `high` packed from bit [`CODE_SHIFT`] (masks below bit 48, without a common
+    /// bit, `high` of at most 16 bits): one pass gives a key's part code and its rest.
+    pub(super) fn set_split(&mut self, low: u64, high: u64) {
+        debug_assert!(
+            low & high == 0 && (low | high) >> 48 == 0,
+            "{low:x} {high:x}"
+        );
+        debug_assert!(high.count_ones() <= 16, "{high:x}");
+        let (mut below_low, mut below_high) = (0, 0);
         for (j, table) in self.tables.iter_mut().enumerate() {
-            let byte = (mask >> (8 * j)) & 0xff;
+            let (low_byte, high_byte) = ((low >> (8 * j)) & 0xff, (high >> (8 * j)) & 0xff);
             for v in 1..256usize {
-                let low = v & v.wrapping_neg();
-                let entry = if low == v {
-                    // One bit: its place among the kept bits, if the mask keeps it.
+                let lowest = v & v.wrapping_neg();
+                table[v] = if lowest == v {
+                    // One bit: its place among the kept bits of its mask, if one keeps it.
                     let bit = v.trailing_zeros() as u64;
-                    (byte >> bit & 1) << (below + (byte & ((1 << bit) - 1)).count_ones())
+                    let rank = |byte: u64| (byte & ((1 << bit) - 1)).count_ones();
+                    (low_byte >> bit & 1) << (below_low + rank(low_byte))
+                        | (high_byte >> bit & 1) << (CODE_SHIFT + below_high + rank(high_byte))
                 } else {
-                    table[low].into() | table[v ^ low].into()
+                    table[lowest] | table[v ^ lowest]
                 };
-                table[v] = T::try_from(entry).unwrap_or_default();
             }
-            below += byte.count_ones();
+            below_low += low_byte.count_ones();
+            below_high += high_byte.count_ones();
         }
     }
 
-    /// The bits of `x` at the mask, packed low in their order.
-    #[inline(always)]
-    pub(super) fn by_table(&self, x: u64) -> u64 {
-        let mut out = 0u64;
-        for j in 0..GATHER_BYTES {
-            out |= self.tables[j][(x >> (8 * j)) as usize & 0xff].into();
-        }
-        out
+    /// The tables, for [`by_table`].
+    pub(super) fn tables(&self) -> &GatherTables {
+        &self.tables
     }
+}
+
+/// The bits of `x` gathered by `tables` (of a [`Gather`]) reading its `B` low bytes: the
+/// whole gather when the masks have no bit above them (the tables of higher bytes are
+/// zero).
+#[inline(always)]
+pub(super) fn by_table<const B: usize>(tables: &GatherTables, x: u64) -> u64 {
+    let mut out = 0u64;
+    for (j, table) in tables.iter().enumerate().take(B) {
+        out |= table[(x >> (8 * j)) as usize & 0xff];
+    }
+    out
+}
+
+/// Runs `$body` with `$bytes` a constant: the key bytes a gather of `$mask` must read (4 to
+/// [`GATHER_BYTES`]; fewer loads per key at N <= 20, whose keys fit five bytes).
+macro_rules! with_gather_bytes {
+    ($mask:expr, $bytes:ident => $body:expr) => {
+        match (64 - ($mask).leading_zeros()).div_ceil(8) {
+            0..=4 => {
+                const $bytes: usize = 4;
+                $body
+            }
+            5 => {
+                const $bytes: usize = 5;
+                $body
+            }
+            _ => {
+                const $bytes: usize = GATHER_BYTES;
+                $body
+            }
+        }
+    };
 }
 
 /// The number of pairs (a, b), a in `items`, b in `patterns`, with `a & b == 0`; keys have
-/// at most `bits` bits, 48 at most. Large groups are first sieved: both sides are split by the values of
-/// a few key bits (the ones that rule out the most pairs), and only parts that can match
-/// (no cut bit in both) are compared.
-#[inline(always)]
+/// at most `bits` bits, 48 at most (see [`pairs_of`]; for tests).
+#[cfg(test)]
 pub(super) fn disjoint_pairs(
     items: &[u64],
     patterns: &[u64],
     bits: u32,
     scratch: &mut Scratch,
 ) -> u64 {
-    let k = match patterns.len() / SIEVE_FROM {
+    let keep = if bits == 0 {
+        0
+    } else {
+        u64::MAX >> (64 - bits)
+    };
+    pairs_of(items, |x| x, patterns, |x| x, keep, scratch)
+}
+
+/// The bits of a sieve's cut for `items` against `patterns`, keys of `bits` bits: none for
+/// small groups, one from [`SIEVE_FROM`] patterns and one more each time they double.
+#[inline(always)]
+pub(super) fn cut_bits(items: usize, patterns: usize, bits: u32) -> usize {
+    match patterns / SIEVE_FROM {
+        _ if items < 64 => 0,
         0 => 0,
         q => (q.ilog2() as usize + 1).min(MAX_CUT).min(bits as usize),
-    };
-    if k == 0 || items.len() < 64 {
-        return match_group(scratch.level, items, patterns, bits, &mut scratch.tables);
-    }
-    if k <= SMALL_CUT {
-        sieve::<{ 1 << SMALL_CUT | 1 }>(items, patterns, bits, k, scratch)
-    } else {
-        sieve::<{ 1 << MAX_CUT | 1 }>(items, patterns, bits, k, scratch)
     }
 }
 
-/// [`disjoint_pairs`] by a cut of `k` bits, with the part offsets in arrays of `S` entries
+/// The number of pairs (a, b), a in `items`, b in `patterns`, whose keys (`item_key(a)` and
+/// `pattern_key(b)`, below bit 48) have no bit of `keep` in common. Large groups are first
+/// sieved: both sides are split by the values of a few key bits (the ones that rule out the
+/// most pairs), and only parts that can match (no cut bit in both) are compared. The keys
+/// are gathered to the bits of `keep` (or, in a sieve, split into their part code and the
+/// rest) as they are made, in one pass.
+#[inline(always)]
+pub(super) fn pairs_of(
+    items: &[u64],
+    item_key: impl Fn(u64) -> u64,
+    patterns: &[u64],
+    pattern_key: impl Fn(u64) -> u64,
+    keep: u64,
+    scratch: &mut Scratch,
+) -> u64 {
+    let bits = keep.count_ones();
+    let k = cut_bits(items.len(), patterns.len(), bits);
+    if k > SMALL_CUT {
+        return sieve::<{ 1 << MAX_CUT | 1 }>(
+            items,
+            item_key,
+            patterns,
+            pattern_key,
+            keep,
+            k,
+            scratch,
+        );
+    } else if k > 0 {
+        return sieve::<{ 1 << SMALL_CUT | 1 }>(
+            items,
+            item_key,
+            patterns,
+            pattern_key,
+            keep,
+            k,
+            scratch,
+        );
+    }
+    let (mut a, mut b) = (
+        std::mem::take(&mut scratch.items),
+        std::mem::take(&mut scratch.patterns),
+    );
+    let bmi2 = scratch.level.fast_pext();
+    if bmi2.is_some() {
+        squeeze(items, |w| pext(item_key(w), keep, bmi2), &mut a);
+        squeeze(patterns, |w| pext(pattern_key(w), keep, bmi2), &mut b);
+    } else {
+        scratch.keep.set(keep);
+        let tables = scratch.keep.tables();
+        with_gather_bytes!(keep, B => {
+            squeeze(items, |w| by_table::<B>(tables, item_key(w)), &mut a);
+            squeeze(patterns, |w| by_table::<B>(tables, pattern_key(w)), &mut b);
+        });
+    }
+    let total = match_group(
+        scratch.level,
+        &a[..items.len()],
+        &b[..patterns.len()],
+        bits,
+        &mut scratch.tables,
+    );
+    (scratch.items, scratch.patterns) = (a, b);
+    total
+}
+
+/// Writes `gather(w)` for each of `words` to the start of `out` (grown, never shrunk: the
+/// caller reads the first `words.len()`). A plain loop, so that it inlines into the
+/// instruction-set copy.
+#[inline(always)]
+pub(super) fn squeeze(words: &[u64], gather: impl Fn(u64) -> u64, out: &mut Vec<u64>) {
+    if out.len() < words.len() {
+        out.resize(words.len(), 0);
+    }
+    let out = &mut out[..words.len()];
+    for i in 0..words.len() {
+        out[i] = gather(words[i]);
+    }
+}
+
+/// [`pairs_of`] by a cut of `k` bits, with the part offsets in arrays of `S` entries
 /// (more than `1 << k`).
 #[inline(always)]
 pub(super) fn sieve<const S: usize>(
     items: &[u64],
+    item_key: impl Fn(u64) -> u64,
     patterns: &[u64],
-    bits: u32,
+    pattern_key: impl Fn(u64) -> u64,
+    keep: u64,
     k: usize,
     scratch: &mut Scratch,
 ) -> u64 {
-    // The cut: the k bits that rule out the largest share of the pairs.
+    // The cut: the k bits that rule out the largest share of the pairs, from a sample of
+    // each side (any cut gives the same count).
     let mut in_items = [0u32; 64];
     let mut in_patterns = [0u32; 64];
-    // From a sample of each side (any cut gives the same count).
-    for &x in items.iter().step_by((items.len() / 128).max(1)) {
-        let mut x = x;
-        while x != 0 {
-            in_items[x.trailing_zeros() as usize] += 1;
-            x &= x - 1;
+    for (words, key, counts) in [
+        (items, &item_key as &dyn Fn(u64) -> u64, &mut in_items),
+        (patterns, &pattern_key, &mut in_patterns),
+    ] {
+        for &w in words.iter().step_by((words.len() / 128).max(1)) {
+            let mut x = key(w) & keep;
+            while x != 0 {
+                counts[x.trailing_zeros() as usize] += 1;
+                x &= x - 1;
+            }
         }
     }
-    for &x in patterns.iter().step_by((patterns.len() / 128).max(1)) {
-        let mut x = x;
-        while x != 0 {
-            in_patterns[x.trailing_zeros() as usize] += 1;
-            x &= x - 1;
-        }
+    let mut by_score = [(0u64, 0u32); 64];
+    let mut scored = 0;
+    let mut rest_bits = keep;
+    while rest_bits != 0 {
+        let b = rest_bits.trailing_zeros();
+        by_score[scored] = (
+            in_items[b as usize] as u64 * in_patterns[b as usize] as u64,
+            b,
+        );
+        scored += 1;
+        rest_bits &= rest_bits - 1;
     }
-    let mut by_score: Vec<(u64, u32)> = (0..bits)
-        .map(|b| {
-            (
-                in_items[b as usize] as u64 * in_patterns[b as usize] as u64,
-                b,
-            )
-        })
-        .collect();
+    let by_score = &mut by_score[..scored];
     by_score.sort_unstable_by(|a, b| b.cmp(a));
     let cut = by_score[..k].iter().fold(0u64, |m, &(_, b)| m | 1 << b);
     // Within a part no pair meets on a cut bit (a part's items lack the bits its patterns
     // have), so the parts are compared without them.
+    let rest = keep & !cut;
     let bmi2 = scratch.level.fast_pext();
-    let keep = (u64::MAX >> (64 - bits)) & !cut;
-    if bmi2.is_none() {
-        scratch.cut.set(cut);
-        scratch.rest.set(keep);
-    }
     let parts = 1usize << k;
-    let mut codes = std::mem::take(&mut scratch.codes);
+    let mut split = std::mem::take(&mut scratch.split);
     let mut item_starts = [0usize; S];
     let mut pattern_starts = [0usize; S];
     let mut sorted_items = std::mem::take(&mut scratch.sorted_items);
     let mut sorted_patterns = std::mem::take(&mut scratch.sorted_patterns);
-    let (code, rest) = (&scratch.cut, &scratch.rest);
-    let sides = [
-        (items, &mut sorted_items, &mut item_starts),
-        (patterns, &mut sorted_patterns, &mut pattern_starts),
-    ];
-    for (keys, out, starts) in sides {
-        if bmi2.is_some() {
-            let (code, rest) = (|x| pext(x, cut, bmi2), |x| pext(x, keep, bmi2));
-            sort_by_code(keys, parts, code, rest, &mut codes, out, starts);
-        } else {
-            let (code, rest) = (|x| code.by_table(x), |x| rest.by_table(x));
-            sort_by_code(keys, parts, code, rest, &mut codes, out, starts);
-        }
+    if bmi2.is_some() {
+        let gather = |x| pext(x, rest, bmi2) | pext(x, cut, bmi2) << CODE_SHIFT;
+        sort_by_code(
+            items,
+            |w| gather(item_key(w)),
+            parts,
+            &mut split,
+            &mut sorted_items,
+            &mut item_starts,
+        );
+        sort_by_code(
+            patterns,
+            |w| gather(pattern_key(w)),
+            parts,
+            &mut split,
+            &mut sorted_patterns,
+            &mut pattern_starts,
+        );
+    } else {
+        scratch.cut.set_split(rest, cut);
+        let tables = scratch.cut.tables();
+        with_gather_bytes!(keep, B => {
+            let gather = |x| by_table::<B>(tables, x);
+            sort_by_code(items, |w| gather(item_key(w)), parts, &mut split, &mut sorted_items, &mut item_starts);
+            sort_by_code(patterns, |w| gather(pattern_key(w)), parts, &mut split, &mut sorted_patterns, &mut pattern_starts);
+        });
     }
     let mut total = 0;
     let mut gathered = std::mem::take(&mut scratch.gathered);
@@ -188,74 +331,88 @@ pub(super) fn sieve<const S: usize>(
             scratch.level,
             &gathered,
             group,
-            keep.count_ones(),
+            rest.count_ones(),
             &mut scratch.tables,
         );
     }
     scratch.sorted_items = sorted_items;
     scratch.sorted_patterns = sorted_patterns;
     scratch.gathered = gathered;
-    scratch.codes = codes;
+    scratch.split = split;
     total
 }
 
-/// A counting sort of `keys` into `out` by `code` (below `parts`, at most `1 << MAX_CUT`),
-/// each gathered by `squeeze`; `starts[c]` is where code `c` begins (and `starts[parts]` the
-/// end). A function of its own, with plain loops, so that it inlines into the instruction-set
-/// copies. The sizes are counted in two arrays, even and odd keys apart: neighbouring keys
-/// often share a code, and one array's increments would wait on each other.
+/// Lanes of [`sort_by_code`]: neighbouring keys often share a code, so keys are counted and
+/// placed by `i % SORT_LANES` with counters of their own, and one lane's increments need not
+/// wait on another's.
+const SORT_LANES: usize = 4;
+
+/// A counting sort of `words` into `out` by their part codes: `split(w)` is a key's rest
+/// with its code (below `parts`, at most `1 << MAX_CUT`) from bit [`CODE_SHIFT`]; `out`
+/// gets the rests, and `starts[c]` is where code `c` begins (and `starts[parts]` the end).
+/// `split_buffer` holds the split keys between the counting and the placing pass. A
+/// function of its own, with plain loops, so that it inlines into the instruction-set
+/// copies. Within a code the keys come in no particular order: each of [`SORT_LANES`] lanes
+/// has its own counts and its own stretch of each code.
 #[inline(always)]
 pub(super) fn sort_by_code<const S: usize>(
-    keys: &[u64],
+    words: &[u64],
+    split: impl Fn(u64) -> u64,
     parts: usize,
-    code: impl Fn(u64) -> u64,
-    squeeze: impl Fn(u64) -> u64,
-    codes: &mut Vec<u16>,
+    split_buffer: &mut Vec<u64>,
     out: &mut Vec<u64>,
     starts: &mut [usize; S],
 ) {
-    let mut sizes = [[0usize; S]; 2];
-    // (Grown only: every entry up to `keys.len()` is written before it is read.)
-    if codes.len() < keys.len() {
-        codes.resize(keys.len(), 0);
+    let len = words.len();
+    let mut cursor = [[0usize; S]; SORT_LANES];
+    // (Grown only: every entry up to `len` is written before it is read.)
+    if split_buffer.len() < len {
+        split_buffer.resize(len, 0);
     }
-    for i in 0..keys.len() {
-        let c = code(keys[i]) as usize;
-        codes[i] = c as u16;
-        sizes[i & 1][c] += 1;
+    let buffer = &mut split_buffer[..len];
+    for i in 0..len {
+        let v = split(words[i]);
+        buffer[i] = v;
+        cursor[i % SORT_LANES][(v >> CODE_SHIFT) as usize] += 1;
     }
+    // Each lane's stretch of a code follows the lanes' before it.
     let mut sum = 0;
     for c in 0..parts {
         starts[c] = sum;
-        sum += sizes[0][c] + sizes[1][c];
+        for lane in cursor.iter_mut() {
+            let size = lane[c];
+            lane[c] = sum;
+            sum += size;
+        }
     }
     starts[parts] = sum;
-    let mut cursor = *starts;
-    if out.len() < keys.len() {
-        out.resize(keys.len(), 0);
+    if out.len() < len {
+        out.resize(len, 0);
     }
-    for i in 0..keys.len() {
-        let c = codes[i] as usize;
-        out[cursor[c]] = squeeze(keys[i]);
-        cursor[c] += 1;
+    let out = &mut out[..len];
+    for (i, &v) in buffer.iter().enumerate() {
+        let at = &mut cursor[i % SORT_LANES][(v >> CODE_SHIFT) as usize];
+        out[*at] = v & ((1 << CODE_SHIFT) - 1);
+        *at += 1;
     }
 }
 
 /// Buffers reused between units on one thread.
 #[derive(Default)]
 pub(super) struct Scratch {
-    pub(super) upper: Vec<u64>,
-    pub(super) lower: Vec<u64>,
+    /// The gathered keys of an unsieved pair of groups.
+    pub(super) items: Vec<u64>,
+    pub(super) patterns: Vec<u64>,
     pub(super) tables: Tables,
     pub(super) sorted_items: Vec<u64>,
     pub(super) sorted_patterns: Vec<u64>,
     pub(super) gathered: Vec<u64>,
-    pub(super) codes: Vec<u16>,
-    /// The gathers of a unit's keys (the bits both sides have), of the sieve's cut and of the
-    /// bits it leaves.
-    pub(super) keep: Gather<u64>,
-    pub(super) cut: Gather<u16>,
-    pub(super) rest: Gather<u64>,
+    /// The split keys of a sieve, between its two passes.
+    pub(super) split: Vec<u64>,
+    /// The gathers of a unit's keys (the bits both sides have) and of a sieve's split (the
+    /// cut's code above the bits left).
+    pub(super) keep: Gather,
+    pub(super) cut: Gather,
     /// The instruction-set level of the matcher.
     pub(super) level: Level,
 }
@@ -283,39 +440,12 @@ pub(super) fn total_of(unit: &JoinUnit, ups: &[u64], lows: &[u64], scratch: &mut
         acc
     };
     let keep = upper_key(n, full, odd, any(ups)) & lower_key(n, full, any(lows));
-    let bmi2 = scratch.level.fast_pext();
-    let bits = keep.count_ones();
-    let mut upper = std::mem::take(&mut scratch.upper);
-    let mut lower = std::mem::take(&mut scratch.lower);
-    // Plain loops, so that the gather inlines into the instruction-set copy.
-    upper.clear();
-    lower.clear();
-    if bmi2.is_some() {
-        let squeeze = |x| pext(x, keep, bmi2);
-        for &w in ups {
-            upper.push(squeeze(upper_key(n, full, odd, w)));
-        }
-        for &w in lows {
-            lower.push(squeeze(lower_key(n, full, w)));
-        }
+    let (up_key, low_key) = (|w| upper_key(n, full, odd, w), |w| lower_key(n, full, w));
+    if ups.len() <= lows.len() {
+        pairs_of(ups, up_key, lows, low_key, keep, scratch)
     } else {
-        scratch.keep.set(keep);
-        let squeeze = &scratch.keep;
-        for &w in ups {
-            upper.push(squeeze.by_table(upper_key(n, full, odd, w)));
-        }
-        for &w in lows {
-            lower.push(squeeze.by_table(lower_key(n, full, w)));
-        }
+        pairs_of(lows, low_key, ups, up_key, keep, scratch)
     }
-    let total = if upper.len() <= lower.len() {
-        disjoint_pairs(&upper, &lower, bits, scratch)
-    } else {
-        disjoint_pairs(&lower, &upper, bits, scratch)
-    };
-    std::mem::swap(&mut scratch.upper, &mut upper);
-    std::mem::swap(&mut scratch.lower, &mut lower);
-    total
 }
 
 /// [`total_of`] compiled for `level` (or the best level below it the CPU has).
