@@ -1017,16 +1017,16 @@ fn a_memory_cap_below_one_unit_is_an_error_before_any_work() {
     let dir = scratch("cap");
     let path = dir.join("cap.ledger");
     for args in [
-        vec!["count", "18", "--memory", "100"],
+        vec!["count", "18", "--memory", "30"],
         vec![
             "count",
             "18",
             "--memory",
-            "100",
+            "30",
             "--ledger",
             path.to_str().unwrap(),
         ],
-        vec!["plan", "18", "--memory", "100"],
+        vec!["plan", "18", "--memory", "30"],
     ] {
         let out = queens(&args);
         assert_eq!(out.code, 2, "{args:?}: {}", out.stdout);

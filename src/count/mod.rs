@@ -277,11 +277,12 @@ pub fn count(n: u32, options: &Options) -> Result<Counts, CountError> {
     })
 }
 
-/// The memory cap of a count, in bytes: `options.memory`, else the environment's
-/// `QUEENS_MEMORY_MIB` (or its older name `QUEENS_JOIN_MIB`), else 4096 MiB. The join keeps
-/// its tables within it ([`join_reserved_bytes`] of it go to everything else); the
-/// constellation search needs little memory of any size.
-pub fn memory_cap(options: &Options) -> u64 {
+/// The memory cap of a count of board size `n`, in bytes: `options.memory`, else the
+/// environment's `QUEENS_MEMORY_MIB` (or its older name `QUEENS_JOIN_MIB`), else 256 MiB up
+/// to N = 19 and 4096 MiB above. The join keeps its tables within it
+/// ([`join_reserved_bytes`] of it go to everything else); the constellation search needs
+/// little memory of any size.
+pub fn memory_cap(n: u32, options: &Options) -> u64 {
     options.memory.unwrap_or_else(|| {
         let env = |name: &str| {
             std::env::var(name)
@@ -291,7 +292,7 @@ pub fn memory_cap(options: &Options) -> u64 {
         };
         env("QUEENS_MEMORY_MIB")
             .or_else(|| env("QUEENS_JOIN_MIB"))
-            .unwrap_or(join::batches::DEFAULT_MEMORY_MIB)
+            .unwrap_or_else(|| join::batches::default_memory_mib(n))
             << 20
     })
 }
@@ -467,7 +468,7 @@ fn count_by_join(
 ) -> Result<Counts, CountError> {
     let mut tally = Tally::default();
     let units_total = join::join_units(n).len() as u64;
-    let memory = memory_cap(options);
+    let memory = memory_cap(n, options);
     let budget = join::batches::table_bytes(n, memory);
     let Some(cut) = join::batches::JoinCut::new(n, budget, workers, deadline) else {
         return Ok(Counts {

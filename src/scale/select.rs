@@ -21,7 +21,7 @@ pub fn plan_for(n: u32) -> Result<Box<dyn WorkPlan>, PlanError> {
 /// N = 21, on `options`' threads; its deadline stops it).
 pub fn plan_for_count(n: u32, options: &crate::Options) -> Result<Box<dyn WorkPlan>, PlanError> {
     if (1..=MAX_N).contains(&n) && crate::count::join_is_chosen(n) {
-        let memory_mib = crate::count::memory_cap(options) >> 20;
+        let memory_mib = crate::count::memory_cap(n, options) >> 20;
         return JoinPlan::new(n, memory_mib, options).map(|p| Box::new(p) as Box<dyn WorkPlan>);
     }
     counter_plan(n).ok_or(PlanError::UnsupportedSize { n })

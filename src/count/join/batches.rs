@@ -15,25 +15,51 @@ use super::*;
 use crate::count::Tally;
 
 /// The memory cap of a count by the join, in MiB, unless `--memory` (or `QUEENS_MEMORY_MIB`)
-/// says otherwise.
+/// says otherwise: [`SMALL_BOARD_MEMORY_MIB`] up to N = [`SMALL_BOARD_MAX_N`], 4096 above.
 pub(crate) const DEFAULT_MEMORY_MIB: u64 = 4096;
+
+/// The default cap up to N = [`SMALL_BOARD_MAX_N`]: there a cut into a few paired batches
+/// costs a few per cent (N = 18: 6 units, about 220 MB peak on 2 threads, 3 to 4.5 % more
+/// time than the whole 0.8 GB table, 2026-12-07), so the plain count stays within it.
+pub(crate) const SMALL_BOARD_MEMORY_MIB: u64 = 256;
+
+/// The largest board size with the [`SMALL_BOARD_MEMORY_MIB`] default.
+pub(crate) const SMALL_BOARD_MAX_N: u32 = 19;
+
+/// The default memory cap of a count of board size `n`, MiB.
+pub(crate) fn default_memory_mib(n: u32) -> u64 {
+    if n <= SMALL_BOARD_MAX_N {
+        SMALL_BOARD_MEMORY_MIB
+    } else {
+        DEFAULT_MEMORY_MIB
+    }
+}
 
 /// The most central columns a batch is cut by.
 const MAX_BATCH_COLUMNS: u32 = 12;
 
 /// What the process needs besides the tables of the batch in hand, for board size `n`: the
-/// program, the sample's per-set counts and the offsets of two tables, the sort and matcher
-/// buffers of the workers.
+/// program, the sample's per-set counts and the offsets of two tables (`4 << n` words each),
+/// the allocator's slack. Up to N = 19 measured at about 10 MB (N = 18: 86 MB peak on one
+/// thread with 76 MB of tables), so 32 MiB; above, 96 MiB, the allowance measured on 16
+/// threads at N = 20 to 22.
 pub(crate) fn reserved_bytes(n: u32) -> u64 {
-    (96 << 20) + 4 * (4u64 << n)
+    let base: u64 = if n <= SMALL_BOARD_MAX_N { 32 } else { 96 };
+    (base << 20) + 4 * (4u64 << n)
 }
 
 /// The memory one counting worker holds besides the shared tables, by board size: its sort
-/// buffers and the matcher's tables and sieve, which grow with the largest side of a unit
-/// (an allowance: 20 MiB at N = 16, doubling every two sizes; at N = 22 with 16 workers a
-/// budget of 128 MiB a worker left the process 6 % over its cap).
+/// buffers and the matcher's tables and sieve, which grow with the largest side of a unit.
+/// Up to N = 19, 8 MiB (measured at N = 18: 2 to 5 MB a worker, 27 MB peak on 8 threads and
+/// 44 MB on 16 with tables of a few MB); above, 20 MiB << ((N - 16) / 2) (40 MiB at N = 20;
+/// at N = 22 with 16 workers a budget of 128 MiB a worker left the process 6 % over its
+/// cap).
 fn worker_bytes(n: u32) -> u64 {
-    (20 << 20) << (n.saturating_sub(16) / 2)
+    if n <= SMALL_BOARD_MAX_N {
+        8 << 20
+    } else {
+        (20 << 20) << (n.saturating_sub(16) / 2)
+    }
 }
 
 /// The bytes a batch's tables may take while `threads` workers count it: the cut's budget
@@ -179,16 +205,17 @@ impl JoinCut {
                 let groups = group_parts(n, cols, symmetric, context);
                 let m = cols.count_ones();
                 let part_halves = sample.by_part(cols);
-                let raw = Layout::new(n, 1, estimate >> m).raw as u64;
                 let size = |parts: &[u32]| -> u64 {
                     parts
                         .iter()
                         .map(|&q| part_halves[extract(q, cols) as usize])
                         .sum::<u64>()
                 };
+                // Each table's records have the layout of its own size, as when it is filled.
+                let bytes = |halves: u64| halves * Layout::new(n, 1, halves.max(1)).raw as u64;
                 let worst = groups
                     .iter()
-                    .map(|(parts, _)| sample.scaled(size(parts)) * raw)
+                    .map(|(parts, _)| bytes(sample.scaled(size(parts))))
                     .max()
                     .unwrap_or(0);
                 let wider = grow(grow(cols));
@@ -450,7 +477,20 @@ impl Group<'_> {
             return BatchEnd::Stopped;
         }
         let Some(table) = table else {
-            // Over the budget: the two unpaired batches (a part with its complement).
+            // Over the budget: the groups of a cut by one more mirror pair of central columns,
+            // paired too (their walks keep the left-half trick), each expected to hold its
+            // share of the halves by its units; at the finest cut, the two unpaired batches
+            // (a part with its complement).
+            if let Some(wider) = self.next_pair(cols) {
+                let total = members.len() as u64;
+                for (_, group) in group_parts(n, wider, true, members) {
+                    let share = expected * group.len() as u64 / total;
+                    if self.count_paired(wider, &group, share, on_done) == BatchEnd::Stopped {
+                        return BatchEnd::Stopped;
+                    }
+                }
+                return BatchEnd::Counted;
+            }
             let low = parts[0];
             let (first, second): (Vec<JoinUnit>, Vec<JoinUnit>) = members
                 .iter()
@@ -483,6 +523,15 @@ impl Group<'_> {
         );
         self.fill_cpu.set(self.fill_cpu.get() + cpu() - started);
         table
+    }
+
+    /// `cols` with the next two central columns to cut by, when they are mirror images of each
+    /// other (in a context that the mirror maps onto itself they come in such pairs), or
+    /// `None` at the finest cut.
+    fn next_pair(&self, cols: u32) -> Option<u32> {
+        let c = self.next_column(cols)?;
+        let d = self.next_column(cols | 1 << c)?;
+        (mirror(self.n, 1 << c) == 1 << d).then_some(cols | 1 << c | 1 << d)
     }
 
     /// The next central column to cut by, outside `cols` and the middle queen's, or `None` at

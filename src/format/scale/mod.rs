@@ -300,8 +300,8 @@ fn listed_count(plan: &dyn WorkPlan, shard: Option<Shard>) -> u64 {
 pub fn plan_text(plan: &dyn WorkPlan, shard: Option<Shard>, summary: bool) -> String {
     let shard_words = match shard {
         Some(s) => format!(
-            ", shard {s}: {} units (ids = {} mod {})",
-            listed_count(plan, shard),
+            ", shard {s}: {} (ids = {} mod {})",
+            plural(listed_count(plan, shard), "unit"),
             s.index,
             s.count
         ),
