@@ -300,12 +300,16 @@ pub(super) fn sieve<const S: usize>(
             &mut pattern_starts,
         );
     } else {
-        scratch.cut.set_split(rest, cut);
-        let tables = scratch.cut.tables();
+        scratch.code_rest.set_split(rest, cut);
+        let tables = scratch.code_rest.tables();
         with_gather_bytes!(keep, B => {
             let gather = |x| by_table::<B>(tables, x);
-            sort_by_code(items, |w| gather(item_key(w)), parts, &mut split, &mut sorted_items, &mut item_starts);
-            sort_by_code(patterns, |w| gather(pattern_key(w)), parts, &mut split, &mut sorted_patterns, &mut pattern_starts);
+            let (items_out, patterns_out) = (&mut sorted_items, &mut sorted_patterns);
+            let item_split = |w| gather(item_key(w));
+            sort_by_code(items, item_split, parts, &mut split, items_out, &mut item_starts);
+            let pattern_split = |w| gather(pattern_key(w));
+            let starts = &mut pattern_starts;
+            sort_by_code(patterns, pattern_split, parts, &mut split, patterns_out, starts);
         });
     }
     let mut total = 0;
@@ -412,7 +416,7 @@ pub(super) struct Scratch {
     /// The gathers of a unit's keys (the bits both sides have) and of a sieve's split (the
     /// cut's code above the bits left).
     pub(super) keep: Gather,
-    pub(super) cut: Gather,
+    pub(super) code_rest: Gather,
     /// The instruction-set level of the matcher.
     pub(super) level: Level,
 }
