@@ -166,26 +166,11 @@ pub(super) fn pairs_of(
 ) -> u64 {
     let bits = keep.count_ones();
     let k = cut_bits(items.len(), patterns.len(), bits);
+    let sides = ((items, &item_key), (patterns, &pattern_key));
     if k > SMALL_CUT {
-        return sieve::<{ 1 << MAX_CUT | 1 }>(
-            items,
-            item_key,
-            patterns,
-            pattern_key,
-            keep,
-            k,
-            scratch,
-        );
+        return sieve::<{ 1 << MAX_CUT | 1 }>(sides, keep, k, scratch);
     } else if k > 0 {
-        return sieve::<{ 1 << SMALL_CUT | 1 }>(
-            items,
-            item_key,
-            patterns,
-            pattern_key,
-            keep,
-            k,
-            scratch,
-        );
+        return sieve::<{ 1 << SMALL_CUT | 1 }>(sides, keep, k, scratch);
     }
     let (mut a, mut b) = (
         std::mem::take(&mut scratch.items),
@@ -228,14 +213,17 @@ pub(super) fn squeeze(words: &[u64], gather: impl Fn(u64) -> u64, out: &mut Vec<
     }
 }
 
+/// One side of a pair of groups: its words, and how a word's key is made.
+pub(super) type Side<'a, F> = (&'a [u64], &'a F);
+
 /// [`pairs_of`] by a cut of `k` bits, with the part offsets in arrays of `S` entries
 /// (more than `1 << k`).
 #[inline(always)]
 pub(super) fn sieve<const S: usize>(
-    items: &[u64],
-    item_key: impl Fn(u64) -> u64,
-    patterns: &[u64],
-    pattern_key: impl Fn(u64) -> u64,
+    ((items, item_key), (patterns, pattern_key)): (
+        Side<impl Fn(u64) -> u64>,
+        Side<impl Fn(u64) -> u64>,
+    ),
     keep: u64,
     k: usize,
     scratch: &mut Scratch,
@@ -245,8 +233,8 @@ pub(super) fn sieve<const S: usize>(
     let mut in_items = [0u32; 64];
     let mut in_patterns = [0u32; 64];
     for (words, key, counts) in [
-        (items, &item_key as &dyn Fn(u64) -> u64, &mut in_items),
-        (patterns, &pattern_key, &mut in_patterns),
+        (items, item_key as &dyn Fn(u64) -> u64, &mut in_items),
+        (patterns, pattern_key, &mut in_patterns),
     ] {
         for &w in words.iter().step_by((words.len() / 128).max(1)) {
             let mut x = key(w) & keep;
