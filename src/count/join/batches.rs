@@ -19,7 +19,7 @@ use crate::count::Tally;
 pub(crate) const DEFAULT_MEMORY_MIB: u64 = 4096;
 
 /// The default cap up to N = [`SMALL_BOARD_MAX_N`]: there a cut into a few paired batches
-/// costs a few per cent (N = 18: 6 units, about 220 MB peak on 2 threads, 3 to 4.5 % more
+/// costs a few per cent (N = 18: 6 units, about 220 MB peak on 2 threads, 4 to 5 % more
 /// time than the whole 0.8 GB table, 2026-12-07), so the plain count stays within it.
 pub(crate) const SMALL_BOARD_MEMORY_MIB: u64 = 256;
 
