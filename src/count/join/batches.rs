@@ -131,6 +131,14 @@ fn middle_bit(middle: u8) -> u32 {
     }
 }
 
+/// The most central column of board size `n` outside `taken` (the left one of two equally
+/// central), or `None` when every column is taken: the batch columns are cut in this order.
+fn central_column(n: u32, taken: u32) -> Option<u32> {
+    (0..n)
+        .filter(|&c| taken >> c & 1 == 0)
+        .min_by_key(|&c| ((2 * c as i32 - (n as i32 - 1)).abs(), c))
+}
+
 /// The walk of the upper halves of the context of `middle`.
 fn context_walk(n: u32, middle: u8) -> Upper {
     let symmetric = middle == NO_MIDDLE || 2 * middle as u32 == n - 1;
@@ -191,13 +199,8 @@ impl JoinCut {
             // In a context the mirror maps onto itself, the batch columns come in mirror
             // pairs and a batch holds the parts of a mirror image too, so that its walks keep
             // the left-half trick (each placement stands for its image).
-            let grow = |cols: u32| {
-                let taken = cols | mid_bit;
-                (0..n)
-                    .filter(|&c| taken >> c & 1 == 0)
-                    .min_by_key(|&c| ((2 * c as i32 - (n as i32 - 1)).abs(), c))
-                    .map_or(cols, |c| cols | 1 << c)
-            };
+            let grow =
+                |cols: u32| central_column(n, cols | mid_bit).map_or(cols, |c| cols | 1 << c);
             if symmetric && cols.count_ones() % 2 == 1 {
                 cols = grow(cols);
             }
@@ -540,11 +543,7 @@ impl Group<'_> {
         if cols.count_ones() >= MAX_BATCH_COLUMNS {
             return None;
         }
-        let n = self.n;
-        let taken = cols | middle_bit(self.middle);
-        (0..n)
-            .filter(|&c| taken >> c & 1 == 0)
-            .min_by_key(|&c| ((2 * c as i32 - (n as i32 - 1)).abs(), c))
+        central_column(self.n, cols | middle_bit(self.middle))
     }
 
     /// Counts `members` from their tables (`tables[0]` holds the halves that meet the batch

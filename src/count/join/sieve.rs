@@ -142,11 +142,12 @@ pub(super) fn disjoint_pairs(
 /// small groups, one from [`SIEVE_FROM`] patterns and one more each time they double.
 #[inline(always)]
 pub(super) fn cut_bits(items: usize, patterns: usize, bits: u32) -> usize {
-    match patterns / SIEVE_FROM {
-        _ if items < 64 => 0,
-        0 => 0,
-        q => (q.ilog2() as usize + 1).min(MAX_CUT).min(bits as usize),
+    if items < 64 || patterns < SIEVE_FROM {
+        return 0;
     }
+    ((patterns / SIEVE_FROM).ilog2() as usize + 1)
+        .min(MAX_CUT)
+        .min(bits as usize)
 }
 
 /// The number of pairs (a, b), a in `items`, b in `patterns`, whose keys (`item_key(a)` and
