@@ -276,7 +276,7 @@ pub fn optimum(
         .collect();
     let widest = costs.iter().copied().max().unwrap_or(0);
     let tuning = if n <= PROOF_SIDE {
-        Tuning::default()
+        Tuning::proof(n)
     } else {
         Tuning::wide(n)
     };
@@ -339,6 +339,13 @@ pub const MAX_WEIGHT_SIDE: usize = 128;
 /// N = 40 (not proven in 60 s either way) they left the sums as they were.
 const PROOF_SIDE: usize = 40;
 
+/// From this side on the proof splits its tree into a wider frontier ([`Tuning::proof`]): more
+/// subproblems whose multipliers are re-tuned. Measured 2026-12-07 (random weights 1..99, 2
+/// threads, one run each): N = 32 boards 1 and 2 53.0 -> 38.6 s and 6.3 -> 5.4 s, N = 36 board
+/// 2 46.1 -> 19.9 s; at N = 28 and 30 the re-tuning cost more than the nodes it saved (N = 30:
+/// 3.5 -> 4.9 s and 1.6 -> 1.9 s).
+const WIDE_FRONTIER_SIDE: usize = 32;
+
 /// Scale of the costs inside the search, so that integer multipliers can take small steps.
 const SCALE: i128 = 64;
 /// Sizes of the search phases. They must not depend on the thread count (the answer's
@@ -376,6 +383,15 @@ impl Default for Tuning {
 }
 
 impl Tuning {
+    /// For boards up to [`PROOF_SIDE`]: from side [`WIDE_FRONTIER_SIDE`] on the tree is split
+    /// into about 4,096 subproblems instead of 256, each with its multipliers re-tuned.
+    fn proof(n: usize) -> Self {
+        Tuning {
+            frontier: if n >= WIDE_FRONTIER_SIDE { 4096 } else { 256 },
+            ..Tuning::default()
+        }
+    }
+
     /// For boards wider than [`PROOF_SIDE`], where a proof is out of reach: most of the effort
     /// goes into improving the placement by large-neighbourhood search before the tree is split.
     /// Each neighbourhood frees 90% of the rows: in effect a dive guided by the assignment
@@ -941,7 +957,7 @@ mod tests {
             n in 4usize..=9,
             seed in any::<u64>(),
             spread in prop_oneof![Just(0i128), Just(3), Just(100), Just(1i128 << 40), Just(1i128 << 64)],
-            frontier in 1usize..40,
+            frontier in prop_oneof![1usize..40, Just(4096)],
         ) {
             let costs = random_costs(n, seed, spread);
             let want = brute_cost(n, &costs);
