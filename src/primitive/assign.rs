@@ -98,6 +98,21 @@ impl<T: Cost, L: Lanes> Duals<T, L> {
         cost: &[T],
         n: usize,
     ) -> Option<T> {
+        self.augment_within(start, allowed, cost, n, None)
+    }
+
+    /// [`Duals::augment`], given up (`None`, with `self` left inconsistent: the caller drops
+    /// it) as soon as the increase is known to exceed `limit`, where one is given. The search
+    /// passes the slack left before a node is pruned, so that a child that would be pruned
+    /// after its augmentation is dropped as soon as that is certain.
+    pub fn augment_within(
+        &mut self,
+        start: usize,
+        allowed: &L::Array<L>,
+        cost: &[T],
+        n: usize,
+        limit: Option<T>,
+    ) -> Option<T> {
         let mut dist = L::array(T::default());
         let mut pred = L::array(0u8);
         let mut reached = allowed[start];
@@ -123,6 +138,9 @@ impl<T: Cost, L: Lanes> Duals<T, L> {
                     dj = dist[c];
                     j = c;
                 }
+            }
+            if limit.is_some_and(|limit| dj > limit) {
+                return None;
             }
             scanned |= L::bit(j);
             let k = self.col_match[j];
@@ -217,5 +235,59 @@ mod tests {
                 assert_eq!(matched, total);
             }
         }
+    }
+
+    /// Re-augmenting a row after its pair is broken: a limit at or above the increase gives
+    /// what [`Duals::augment`] gives, a limit below it gives up.
+    #[test]
+    fn limited_augmentation_gives_up_exactly_above_its_limit() {
+        let mut seed = 987654321u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut gave_up = 0;
+        for trial in 0..400 {
+            let n = 2 + trial % 9;
+            let cost: Vec<i64> = (0..n * n).map(|_| (next() % 97) as i64).collect();
+            let mut allowed = [0u64; 64];
+            for a in allowed.iter_mut().take(n) {
+                *a = (1 << n) - 1;
+            }
+            let rows = (1u64 << n) - 1;
+            let (mut d, _) = Duals::solve(rows, &allowed, &cost, n).expect("full rows match");
+            // Forbid one matched square and re-augment its row, as a search child does.
+            let r = (next() % n as u64) as usize;
+            let c = d.row_match[r] as usize;
+            allowed[r] &= !(1 << c);
+            d.row_match[r] = NONE;
+            d.col_match[c] = NONE;
+            let mut plain = d.clone();
+            let delta = plain
+                .augment(r, &allowed, &cost, n)
+                .expect("n >= 2 re-matches");
+            let mut exact = d.clone();
+            assert_eq!(
+                exact.augment_within(r, &allowed, &cost, n, Some(delta)),
+                Some(delta),
+                "trial {trial}"
+            );
+            assert_eq!(exact.row_match, plain.row_match);
+            if delta > 0 {
+                let mut short = d.clone();
+                assert_eq!(
+                    short.augment_within(r, &allowed, &cost, n, Some(delta - 1)),
+                    None,
+                    "trial {trial}"
+                );
+                gave_up += 1;
+            }
+        }
+        assert!(
+            gave_up > 100,
+            "only {gave_up} augmentations raised the bound"
+        );
     }
 }

@@ -187,7 +187,19 @@ impl<'a, T: Cost, L: Lanes> Worker<'a, T, L> {
     /// Whether nothing under a node with this bound can replace the incumbent.
     #[inline]
     fn prunable(&self, lb: T) -> bool {
-        lb > self.strict_threshold && (lb > self.tie_threshold || self.holder <= self.rank)
+        lb > self.ceiling()
+    }
+
+    /// The largest bound of a node that may still hold a replacement of the incumbent: a
+    /// strictly cheaper placement, or an equal one when the incumbent's holder ranks after
+    /// this worker.
+    #[inline]
+    fn ceiling(&self) -> T {
+        if self.holder > self.rank {
+            self.tie_threshold
+        } else {
+            self.strict_threshold
+        }
     }
 
     fn leaf(&mut self, node: &Node<T, L>) {
@@ -280,12 +292,18 @@ impl<'a, T: Cost, L: Lanes> Worker<'a, T, L> {
             }
         }
         ch.allowed[r] = L::EMPTY;
+        let ceiling = self.ceiling();
         for k in bits(unmatched) {
-            let delta = ch.duals.augment(k, &ch.allowed, &self.p.cost, n)?;
-            ch.lb = ch.lb + delta;
-            if self.prunable(ch.lb) {
+            if ch.lb > ceiling {
                 return None;
             }
+            let slack = ceiling - ch.lb;
+            ch.lb = ch.lb
+                + ch.duals
+                    .augment_within(k, &ch.allowed, &self.p.cost, n, Some(slack))?;
+        }
+        if ch.lb > ceiling {
+            return None;
         }
         Some(ch)
     }
