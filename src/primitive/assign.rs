@@ -241,13 +241,8 @@ mod tests {
     /// what [`Duals::augment`] gives, a limit below it gives up.
     #[test]
     fn limited_augmentation_gives_up_exactly_above_its_limit() {
-        let mut seed = 987654321u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut random = crate::primitive::rng::Xorshift64::new(987_654_321);
+        let mut next = move || random.next_u64();
         let mut gave_up = 0;
         for trial in 0..400 {
             let n = 2 + trial % 9;
