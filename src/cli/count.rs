@@ -27,10 +27,9 @@ pub struct CountArgs {
     #[command(flatten)]
     pub ledger: super::ledger_run::LedgerArgs,
     /// The most memory the count may take, in MiB (default 256 up to N = 19 and 4096 above, or
-    /// QUEENS_MEMORY_MIB): the
-    /// join (N = 16..23) cuts its work into units whose tables fit it. A new ledger's plan is
-    /// cut for it (every shard of one count must give the same); a ledger that exists keeps
-    /// the cap its header names.
+    /// QUEENS_MEMORY_MIB): the join (N = 16..23) cuts its work into units whose tables fit it.
+    /// A new ledger's plan is cut for it (every shard of one count must give the same); a
+    /// ledger that exists keeps the cap its header names.
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
     pub memory: Option<u64>,
 }

@@ -83,7 +83,8 @@ pub struct PlanArgs {
     /// Board size.
     #[arg(required = true)]
     pub n: Option<u32>,
-    /// The memory cap the plan is cut for, in MiB (as `count --memory`; default 256 up to N = 19, 4096 above).
+    /// The memory cap the plan is cut for, in MiB (as `count --memory`; default 256 up to
+    /// N = 19, 4096 above).
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
     pub memory: Option<u64>,
     #[command(flatten)]

@@ -257,6 +257,10 @@ impl<'a, T: Cost, L: Lanes> Worker<'a, T, L> {
     /// The child placing a queen on `(r, c)` with relaxation re-optimised, or `None` when it is
     /// infeasible or pruned.
     fn child(&mut self, node: &Node<T, L>, r: usize, c: usize, lb: T) -> Option<Node<T, L>> {
+        debug_assert!(
+            !self.prunable(lb),
+            "a child's bound is checked before it is made"
+        );
         let n = self.p.n;
         let mut ch = node.clone();
         ch.rows_free &= !L::bit(r);
@@ -292,18 +296,14 @@ impl<'a, T: Cost, L: Lanes> Worker<'a, T, L> {
             }
         }
         ch.allowed[r] = L::EMPTY;
+        // Each re-augmentation gives up once the bound would pass the ceiling, so a child
+        // returned has its bound within it (as `lb`, checked by the caller, is).
         let ceiling = self.ceiling();
         for k in bits(unmatched) {
-            if ch.lb > ceiling {
-                return None;
-            }
             let slack = ceiling - ch.lb;
             ch.lb = ch.lb
                 + ch.duals
                     .augment_within(k, &ch.allowed, &self.p.cost, n, Some(slack))?;
-        }
-        if ch.lb > ceiling {
-            return None;
         }
         Some(ch)
     }

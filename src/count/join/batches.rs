@@ -14,9 +14,9 @@
 use super::*;
 use crate::count::Tally;
 
-/// The memory cap of a count by the join, in MiB, unless `--memory` (or `QUEENS_MEMORY_MIB`)
-/// says otherwise: [`SMALL_BOARD_MEMORY_MIB`] up to N = [`SMALL_BOARD_MAX_N`], 4096 above.
-pub(crate) const DEFAULT_MEMORY_MIB: u64 = 4096;
+/// The default memory cap of a count by the join above N = [`SMALL_BOARD_MAX_N`], in MiB
+/// (`--memory` or `QUEENS_MEMORY_MIB` may say otherwise).
+pub(crate) const LARGE_BOARD_MEMORY_MIB: u64 = 4096;
 
 /// The default cap up to N = [`SMALL_BOARD_MAX_N`]: there a cut into a few paired batches
 /// costs a few per cent (N = 18: 6 units, about 220 MB peak on 2 threads, 4 to 5 % more
@@ -26,12 +26,13 @@ pub(crate) const SMALL_BOARD_MEMORY_MIB: u64 = 256;
 /// The largest board size with the [`SMALL_BOARD_MEMORY_MIB`] default.
 pub(crate) const SMALL_BOARD_MAX_N: u32 = 19;
 
-/// The default memory cap of a count of board size `n`, MiB.
+/// The default memory cap of a count of board size `n`, MiB: [`SMALL_BOARD_MEMORY_MIB`] up to
+/// N = [`SMALL_BOARD_MAX_N`], [`LARGE_BOARD_MEMORY_MIB`] above.
 pub(crate) fn default_memory_mib(n: u32) -> u64 {
     if n <= SMALL_BOARD_MAX_N {
         SMALL_BOARD_MEMORY_MIB
     } else {
-        DEFAULT_MEMORY_MIB
+        LARGE_BOARD_MEMORY_MIB
     }
 }
 

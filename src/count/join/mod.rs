@@ -172,7 +172,7 @@ fn choose_batch_columns(n: u32, middle: u8, sample: &Sample, record: u64, budget
 
 #[cfg(test)]
 mod tests {
-    use super::batches::{count_all, JoinCut, DEFAULT_MEMORY_MIB};
+    use super::batches::{count_all, JoinCut, LARGE_BOARD_MEMORY_MIB};
     use super::matcher::*;
     use super::*;
     use crate::count::kernel::stabilizer_order;
@@ -206,7 +206,7 @@ mod tests {
         for n in 4..=14u32 {
             let i = n as usize - 1;
             // The default budget (no batches), a small one and a tiny one (the most batches).
-            for budget in [DEFAULT_MEMORY_MIB << 20, 1 << 16, 1] {
+            for budget in [LARGE_BOARD_MEMORY_MIB << 20, 1 << 16, 1] {
                 for threads in [1, 2] {
                     let (tally, _) = join_count(n, budget, threads);
                     assert_eq!(tally.solutions, SOLUTIONS[i], "N = {n}, budget {budget}");
