@@ -32,7 +32,7 @@ use crate::primitive::assign::{Cost, Duals};
 use crate::primitive::lanes::Lanes;
 pub use crate::problem::WeightGrid;
 use crate::Options;
-use search::{Incumbent, Node, PricedCosts, Shared, Worker};
+use search::{Incumbent, Neighbourhood, Node, PricedCosts, Shared, Worker};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use thiserror::Error;
@@ -364,8 +364,8 @@ struct Tuning {
     neighbourhoods: usize,
     /// Rows freed in each neighbourhood.
     neighbourhood_rows: usize,
-    /// Node limit of the search of each neighbourhood.
-    neighbourhood_nodes: u64,
+    /// How each neighbourhood is searched.
+    neighbourhood: Neighbourhood,
 }
 
 impl Default for Tuning {
@@ -377,7 +377,7 @@ impl Default for Tuning {
             retune_steps: 60,
             neighbourhoods: 0,
             neighbourhood_rows: 0,
-            neighbourhood_nodes: 0,
+            neighbourhood: Neighbourhood::DepthFirst(0),
         }
     }
 }
@@ -395,19 +395,22 @@ impl Tuning {
     /// For boards wider than [`PROOF_SIDE`], where a proof is out of reach: most of the effort
     /// goes into improving the placement by large-neighbourhood search before the tree is split.
     /// Each neighbourhood frees 90% of the rows: in effect a dive guided by the assignment
-    /// relaxation around a few of the incumbent's queens, then 1000 nodes of backtracking
-    /// (300 on boards wider than 64, the 128-bit ones: more, shorter rounds; 60 s on 2
-    /// threads, random weights 1..99, took the 128 x 128 board of bench/weight-peers.sh from
-    /// 12358 to 12396 and its two 100 x 100 boards from 9610 and 9599 to 9623 and 9627, while
-    /// 300 did worse than 1000 at N = 48 and 64 in 20 s runs).
+    /// relaxation around a few of the incumbent's queens. Up to side 64 the dive is the
+    /// depth-first search with 1,000 nodes of backtracking, 20,000 times. On wider boards (the
+    /// 128-bit ones) it is a beam search of width 16, 4,000 times (each round costs about
+    /// fifteen of the depth-first ones there; 4,000 take about 3 minutes at N = 128): on the
+    /// three 128 x 128 and two 100 x 100 boards of bench/weight-peers.sh (random weights
+    /// 1..99, 2 threads, 30 s) the beams found 12371, 12368, 12375, 9646, 9606 where 300-node
+    /// depth-first dives found 12396, 12331, 12314, 9623, 9627 (+75 in all; 60 s: +83).
     fn wide(n: usize) -> Self {
+        let beam = n > <u64 as Lanes>::WIDTH;
         Tuning {
-            neighbourhoods: 20_000,
+            neighbourhoods: if beam { 4_000 } else { 20_000 },
             neighbourhood_rows: n * 9 / 10,
-            neighbourhood_nodes: if n > <u64 as Lanes>::WIDTH {
-                300
+            neighbourhood: if beam {
+                Neighbourhood::Beam(16)
             } else {
-                1_000
+                Neighbourhood::DepthFirst(1_000)
             },
             ..Tuning::default()
         }
@@ -559,7 +562,7 @@ fn solve<T: Cost, L: Lanes>(
                     &root,
                     tuning.neighbourhoods,
                     tuning.neighbourhood_rows,
-                    tuning.neighbourhood_nodes,
+                    tuning.neighbourhood,
                 )
             });
             if shared.stop.load(Ordering::Relaxed) {
@@ -889,7 +892,11 @@ mod tests {
             retune_steps: 10,
             neighbourhoods: if L::WIDTH > 64 { 20 } else { 0 },
             neighbourhood_rows: n / 2,
-            neighbourhood_nodes: 50,
+            neighbourhood: if n.is_multiple_of(2) {
+                Neighbourhood::Beam(3)
+            } else {
+                Neighbourhood::DepthFirst(50)
+            },
         };
         let options = Options::with_threads(threads);
         let outcome = if costs.iter().all(|&c| c <= 1 << 36) {
@@ -900,6 +907,76 @@ mod tests {
         (outcome.cost, outcome.proven_cost, outcome.cols)
     }
 
+    /// `costs` scaled, on 64-bit sets, with all multipliers 0.
+    fn unpriced(n: usize, costs: &[i128]) -> PricedCosts<i64, u64> {
+        let true_cost: Vec<i64> = costs.iter().map(|&c| (c * SCALE) as i64).collect();
+        PricedCosts {
+            n,
+            full: (1u64 << n) - 1,
+            cost: true_cost.clone(),
+            true_cost,
+            lambda_total: 0,
+            lambda: vec![0; 2 * (2 * n - 1)],
+            scale: SCALE as i64,
+        }
+    }
+
+    /// A beam wide enough to hold every partial placement is an exhaustive search: it finds
+    /// the optimum. A narrow one finds a legal placement (or none) no cheaper than the optimum,
+    /// at the cost it reports.
+    #[test]
+    fn beam_search_offers_legal_placements_and_the_optimum_when_wide() {
+        let mut rng = crate::primitive::rng::Xorshift64::new(7);
+        let mut found_narrow = 0;
+        for trial in 0..60 {
+            let n = 4 + trial % 4;
+            let costs: Vec<i128> = (0..n * n).map(|_| (rng.next_u64() % 50) as i128).collect();
+            let want = brute_cost(n, &costs).map(|c| c * SCALE);
+            let priced = unpriced(n, &costs);
+            let root = Node::root(&priced).unwrap();
+            for width in [1, 2, 5_040] {
+                let shared = Shared {
+                    best: Mutex::new(Incumbent {
+                        cost: i64::MAX / 4,
+                        rank: 0,
+                        cols: Vec::new(),
+                    }),
+                    stop: AtomicBool::new(false),
+                    deadline: crate::Deadline::never(),
+                };
+                Worker::new(&priced, &shared, 1, 1).beam(&root, width);
+                let best = shared.best.into_inner().unwrap();
+                if best.cols.is_empty() {
+                    assert!(
+                        width < 5_040 || want.is_none(),
+                        "trial {trial}: nothing found"
+                    );
+                    continue;
+                }
+                let placement: Vec<usize> = best.cols.iter().map(|&c| c as usize).collect();
+                let legal = (0..n).all(|a| {
+                    (a + 1..n).all(|b| {
+                        placement[a] != placement[b] && b - a != placement[a].abs_diff(placement[b])
+                    })
+                });
+                assert!(legal, "trial {trial}: {placement:?}");
+                let cost: i128 = (0..n).map(|r| costs[r * n + placement[r]] * SCALE).sum();
+                assert_eq!(i128::from(best.cost), cost, "trial {trial}");
+                let want = want.expect("a placement exists");
+                if width == 5_040 {
+                    assert_eq!(cost, want, "trial {trial}");
+                } else {
+                    assert!(cost >= want, "trial {trial}");
+                    found_narrow += 1;
+                }
+            }
+        }
+        assert!(
+            found_narrow > 20,
+            "narrow beams found {found_narrow} placements"
+        );
+    }
+
     #[test]
     fn retuned_bounds_rise_but_stay_below_the_optimum() {
         let mut rng = crate::primitive::rng::Xorshift64::new(99);
@@ -908,16 +985,7 @@ mod tests {
             let n = 5 + trial % 4;
             let costs: Vec<i128> = (0..n * n).map(|_| (rng.next_u64() % 50) as i128).collect();
             let want = brute_cost(n, &costs).unwrap() * SCALE;
-            let true_cost: Vec<i64> = costs.iter().map(|&c| (c * SCALE) as i64).collect();
-            let priced = PricedCosts {
-                n,
-                full: (1u64 << n) - 1,
-                cost: true_cost.clone(),
-                true_cost,
-                lambda_total: 0,
-                lambda: vec![0; 2 * (2 * n - 1)],
-                scale: SCALE as i64,
-            };
+            let priced = unpriced(n, &costs);
             let root = Node::root(&priced).unwrap();
             assert!(i128::from(root.lb) <= want);
             let never = crate::Deadline::never();

@@ -342,6 +342,60 @@ impl<'a, T: Cost, L: Lanes> Worker<'a, T, L> {
         None
     }
 
+    /// Beam search below `start`: level by level, the `width` nodes of least bound, each one
+    /// queen deeper than the last level's. Each level's candidates are the children of the
+    /// level's nodes on their branching rows, taken in order of the cheap bound (parent bound
+    /// plus reduced cost; ties by node and column, so the search is deterministic); the first
+    /// `2 * width` that survive re-optimisation are made and the `width` of least bound kept.
+    /// Complete placements are offered as leaves. Stops early only when the search is stopped
+    /// (deadline or shared flag), not at the node limit.
+    pub fn beam(&mut self, start: &Node<T, L>, width: usize) {
+        let mut level = vec![start.clone()];
+        let mut kids = L::array((T::default(), 0u8));
+        let mut candidates: Vec<(T, usize, u8, usize)> = Vec::new();
+        while !level.is_empty() {
+            self.refresh();
+            if self.shared.stop.load(Ordering::Relaxed) {
+                return;
+            }
+            if self.shared.deadline.reached() {
+                self.shared.stop.store(true, Ordering::Relaxed);
+                return;
+            }
+            candidates.clear();
+            for (i, node) in level.iter().enumerate() {
+                if node.rows_free == L::EMPTY {
+                    self.leaf(node);
+                    continue;
+                }
+                let (row, len) = self.branch(node, &mut kids);
+                for &(lb, c) in &kids.as_ref()[..len.min(width)] {
+                    if self.prunable(lb) {
+                        break;
+                    }
+                    candidates.push((lb, i, c, row));
+                }
+            }
+            candidates.sort_unstable();
+            let mut next = Vec::with_capacity(2 * width);
+            for &(lb, i, c, row) in &candidates {
+                if next.len() == 2 * width {
+                    break;
+                }
+                if self.prunable(lb) {
+                    continue;
+                }
+                self.nodes += 1;
+                if let Some(child) = self.child(&level[i], row, c as usize, lb) {
+                    next.push(child);
+                }
+            }
+            next.sort_by_key(|node| node.lb);
+            next.truncate(width);
+            level = next;
+        }
+    }
+
     /// The children of `node` that survive pruning, in search order (for splitting the tree).
     pub fn expand(&mut self, node: &Node<T, L>) -> Vec<Node<T, L>> {
         self.nodes += 1;
@@ -382,10 +436,19 @@ impl<'a, T: Cost, L: Lanes> Worker<'a, T, L> {
     }
 }
 
+/// How [`neighbourhoods`] searches the freed rows of each neighbourhood.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Neighbourhood {
+    /// This module's branch and bound, depth first, for at most this many nodes.
+    DepthFirst(u64),
+    /// [`Worker::beam`] of this width.
+    Beam(usize),
+}
+
 /// Large-neighbourhood search around the incumbent, for boards too large to prove: `rounds`
 /// times, keep the incumbent's queens outside `free` chosen rows (a band of consecutive rows or
-/// a scattered set, alternately), and search the placements of the freed rows exactly by this
-/// module's branch and bound, for at most `node_limit` nodes. A better placement found becomes
+/// a scattered set, alternately), and search the placements of the freed rows as `how` says,
+/// against the incumbent's cost. A better placement found becomes
 /// the incumbent (rank 0). The rounds go in pairs that start from the same incumbent and are
 /// searched side by side (with `rayon::join`, so on two threads when the caller's pool has
 /// them), each against its own copy of the incumbent; the better result (the first on a tie)
@@ -397,7 +460,7 @@ pub(crate) fn neighbourhoods<T: Cost, L: Lanes>(
     root: &Node<T, L>,
     rounds: usize,
     free: usize,
-    node_limit: u64,
+    how: Neighbourhood,
 ) -> u64 {
     let n = p.n;
     let free = free.min(n);
@@ -441,6 +504,10 @@ pub(crate) fn neighbourhoods<T: Cost, L: Lanes>(
                 stop: AtomicBool::new(false),
                 deadline: shared.deadline.clone(),
             };
+            let node_limit = match how {
+                Neighbourhood::DepthFirst(nodes) => nodes,
+                Neighbourhood::Beam(_) => u64::MAX,
+            };
             let mut worker = Worker::new(p, &local, 0, node_limit);
             let mut node = Some(root.clone());
             for (r, &c) in cols.iter().enumerate() {
@@ -448,8 +515,12 @@ pub(crate) fn neighbourhoods<T: Cost, L: Lanes>(
                     node = node.and_then(|at| worker.place(&at, r, c as usize));
                 }
             }
-            if let Some(node) = node {
-                worker.search(&node);
+            match (node, how) {
+                (Some(node), Neighbourhood::DepthFirst(_)) => {
+                    worker.search(&node);
+                }
+                (Some(node), Neighbourhood::Beam(width)) => worker.beam(&node, width),
+                (None, _) => {}
             }
             let visited = worker.nodes;
             let found = local.best.into_inner().unwrap_or_else(|e| e.into_inner());
