@@ -397,8 +397,8 @@ impl Tuning {
     /// Each neighbourhood frees 90% of the rows: in effect a dive guided by the assignment
     /// relaxation around a few of the incumbent's queens. Up to side 64 the dive is the
     /// depth-first search with 1,000 nodes of backtracking, 20,000 times. On wider boards (the
-    /// 128-bit ones) it is a beam search of width 16, 4,000 times (each round costs about
-    /// fifteen of the depth-first ones there; 4,000 take about 3 minutes at N = 128): on the
+    /// 128-bit ones) it is a beam search of width 16, 4,000 times (a beam costs far more than
+    /// a dive: at N = 128 about 1,300 fit in 60 s on 2 threads, so 4,000 take 3 minutes): on the
     /// three 128 x 128 and two 100 x 100 boards of bench/weight-peers.sh (random weights
     /// 1..99, 2 threads, 30 s) the beams found 12371, 12368, 12375, 9646, 9606 where 300-node
     /// depth-first dives found 12396, 12331, 12314, 9623, 9627 (+75 in all; 60 s: +83).
@@ -907,10 +907,15 @@ mod tests {
         (outcome.cost, outcome.proven_cost, outcome.cols)
     }
 
-    /// `costs` scaled, on 64-bit sets, with all multipliers 0.
-    fn unpriced(n: usize, costs: &[i128]) -> PricedCosts<i64, u64> {
+    /// A random `n x n` instance (costs 0..50) as drawn, and scaled on 64-bit sets with all
+    /// multipliers 0.
+    fn small_instance(
+        rng: &mut crate::primitive::rng::Xorshift64,
+        n: usize,
+    ) -> (Vec<i128>, PricedCosts<i64, u64>) {
+        let costs: Vec<i128> = (0..n * n).map(|_| (rng.next_u64() % 50) as i128).collect();
         let true_cost: Vec<i64> = costs.iter().map(|&c| (c * SCALE) as i64).collect();
-        PricedCosts {
+        let priced = PricedCosts {
             n,
             full: (1u64 << n) - 1,
             cost: true_cost.clone(),
@@ -918,7 +923,8 @@ mod tests {
             lambda_total: 0,
             lambda: vec![0; 2 * (2 * n - 1)],
             scale: SCALE as i64,
-        }
+        };
+        (costs, priced)
     }
 
     /// A beam wide enough to hold every partial placement is an exhaustive search: it finds
@@ -930,9 +936,8 @@ mod tests {
         let mut found_narrow = 0;
         for trial in 0..60 {
             let n = 4 + trial % 4;
-            let costs: Vec<i128> = (0..n * n).map(|_| (rng.next_u64() % 50) as i128).collect();
+            let (costs, priced) = small_instance(&mut rng, n);
             let want = brute_cost(n, &costs).map(|c| c * SCALE);
-            let priced = unpriced(n, &costs);
             let root = Node::root(&priced).unwrap();
             for width in [1, 2, 5_040] {
                 let shared = Shared {
@@ -983,9 +988,8 @@ mod tests {
         let mut raised = 0;
         for trial in 0..80 {
             let n = 5 + trial % 4;
-            let costs: Vec<i128> = (0..n * n).map(|_| (rng.next_u64() % 50) as i128).collect();
+            let (costs, priced) = small_instance(&mut rng, n);
             let want = brute_cost(n, &costs).unwrap() * SCALE;
-            let priced = unpriced(n, &costs);
             let root = Node::root(&priced).unwrap();
             assert!(i128::from(root.lb) <= want);
             let never = crate::Deadline::never();

@@ -344,8 +344,9 @@ impl<'a, T: Cost, L: Lanes> Worker<'a, T, L> {
 
     /// Beam search below `start`: level by level, the `width` nodes of least bound, each one
     /// queen deeper than the last level's. Each level's candidates are the children of the
-    /// level's nodes on their branching rows, taken in order of the cheap bound (parent bound
-    /// plus reduced cost; ties by node and column, so the search is deterministic); the first
+    /// level's nodes on their branching rows (at most `width` from each node), taken in order of
+    /// the cheap bound (parent bound plus reduced cost; ties by node and column, so the search
+    /// is deterministic); the first
     /// `2 * width` that survive re-optimisation are made and the `width` of least bound kept.
     /// Complete placements are offered as leaves. Stops early only when the search is stopped
     /// (deadline or shared flag), not at the node limit.
