@@ -400,8 +400,9 @@ impl Tuning {
     /// 128-bit ones) it is a beam search of width 16, 4,000 times (a beam costs far more than
     /// a dive: at N = 128 about 1,300 fit in 60 s on 2 threads, so 4,000 take 3 minutes): on the
     /// three 128 x 128 and two 100 x 100 boards of bench/weight-peers.sh (random weights
-    /// 1..99, 2 threads, 30 s) the beams found 12371, 12368, 12375, 9646, 9606 where 300-node
-    /// depth-first dives found 12396, 12331, 12314, 9623, 9627 (+75 in all; 60 s: +83).
+    /// 1..99, 2 threads, 30 s) beams over scattered rows found 12393, 12392, 12351, 9667, 9610
+    /// where 300-node depth-first dives found 12396, 12331, 12314, 9623, 9627 (+122 in all;
+    /// 60 s: +140). Beams gained less when half the neighbourhoods were bands (+75).
     fn wide(n: usize) -> Self {
         let beam = n > <u64 as Lanes>::WIDTH;
         Tuning {

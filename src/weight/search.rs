@@ -447,8 +447,8 @@ pub(crate) enum Neighbourhood {
 }
 
 /// Large-neighbourhood search around the incumbent, for boards too large to prove: `rounds`
-/// times, keep the incumbent's queens outside `free` chosen rows (a band of consecutive rows or
-/// a scattered set, alternately), and search the placements of the freed rows as `how` says,
+/// times, keep the incumbent's queens outside `free` chosen rows (for depth-first search a band
+/// of consecutive rows or a scattered set, alternately; for beams a scattered set), and search the placements of the freed rows as `how` says,
 /// against the incumbent's cost. A better placement found becomes
 /// the incumbent (rank 0). The rounds go in pairs that start from the same incumbent and are
 /// searched side by side (with `rayon::join`, so on two threads when the caller's pool has
@@ -469,7 +469,9 @@ pub(crate) fn neighbourhoods<T: Cost, L: Lanes>(
     let mut random = move |bound: usize| rng.below(bound);
     let mut choose = |round: usize| {
         let mut freed = L::EMPTY;
-        if round.is_multiple_of(2) {
+        // Beams do better on scattered rows alone (docs/weight.md).
+        let band = matches!(how, Neighbourhood::DepthFirst(_)) && round.is_multiple_of(2);
+        if band {
             let start = random(n);
             for i in 0..free {
                 freed |= L::bit((start + i) % n);
