@@ -346,21 +346,16 @@ impl<'a, T: Cost, L: Lanes> Worker<'a, T, L> {
     /// queen deeper than the last level's. Each level's candidates are the children of the
     /// level's nodes on their branching rows (at most `width` from each node), taken in order of
     /// the cheap bound (parent bound plus reduced cost; ties by node and column, so the search
-    /// is deterministic); the first
-    /// `2 * width` that survive re-optimisation are made and the `width` of least bound kept.
-    /// Complete placements are offered as leaves. Stops early only when the search is stopped
-    /// (deadline or shared flag), not at the node limit.
+    /// is deterministic); the first `2 * width` that survive re-optimisation are made and the
+    /// `width` of least bound kept. Complete placements are offered as leaves. Stops early when
+    /// the search is stopped or the node limit passed (both looked at once a level).
     pub fn beam(&mut self, start: &Node<T, L>, width: usize) {
         let mut level = vec![start.clone()];
         let mut kids = L::array((T::default(), 0u8));
         let mut candidates: Vec<(T, usize, u8, usize)> = Vec::new();
         while !level.is_empty() {
-            self.refresh();
-            if self.shared.stop.load(Ordering::Relaxed) {
-                return;
-            }
-            if self.shared.deadline.reached() {
-                self.shared.stop.store(true, Ordering::Relaxed);
+            self.poll();
+            if self.stopped {
                 return;
             }
             candidates.clear();
@@ -448,13 +443,13 @@ pub(crate) enum Neighbourhood {
 
 /// Large-neighbourhood search around the incumbent, for boards too large to prove: `rounds`
 /// times, keep the incumbent's queens outside `free` chosen rows (for depth-first search a band
-/// of consecutive rows or a scattered set, alternately; for beams a scattered set), and search the placements of the freed rows as `how` says,
-/// against the incumbent's cost. A better placement found becomes
-/// the incumbent (rank 0). The rounds go in pairs that start from the same incumbent and are
-/// searched side by side (with `rayon::join`, so on two threads when the caller's pool has
-/// them), each against its own copy of the incumbent; the better result (the first on a tie)
-/// is kept. So the outcome does not depend on the thread count or timing, unless the deadline
-/// stops it. Returns the nodes visited.
+/// of consecutive rows or a scattered set, alternately; for beams a scattered set), and search
+/// the placements of the freed rows as `how` says, against the incumbent's cost. A better
+/// placement found becomes the incumbent (rank 0). The rounds go in pairs that start from the
+/// same incumbent and are searched side by side (with `rayon::join`, so on two threads when the
+/// caller's pool has them), each against its own copy of the incumbent; the better result (the
+/// first on a tie) is kept. So the outcome does not depend on the thread count or timing,
+/// unless the deadline stops it. Returns the nodes visited.
 pub(crate) fn neighbourhoods<T: Cost, L: Lanes>(
     p: &PricedCosts<T, L>,
     shared: &Shared<T>,
