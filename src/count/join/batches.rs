@@ -36,9 +36,6 @@ pub(crate) fn default_memory_mib(n: u32) -> u64 {
     }
 }
 
-/// The most central columns a batch is cut by.
-const MAX_BATCH_COLUMNS: u32 = 12;
-
 /// What the process needs besides the tables of the batch in hand, for board size `n`: the
 /// program, the sample's per-set counts and the offsets of two tables (`4 << n` words each),
 /// the allocator's slack. Up to N = 19 measured at about 10 MB (N = 18: 86 MB peak on one
@@ -606,17 +603,20 @@ impl Group<'_> {
                 };
                 SCRATCH.with(|s| {
                     let scratch = &mut *s.borrow_mut();
+                    scratch.deadline = d.clone();
+                    // A unit that the deadline stops voids its pair's units (none recorded).
                     units
                         .iter()
                         .map(|&i| {
                             let u = &members[i];
                             let (up, low) = sides(u);
                             let (ups, lows) = (words(up, u.upper), words(low, lower_cols(u)));
-                            (*u, count_unit_with(level, u, ups, lows, scratch))
+                            Some((*u, count_unit_with(level, u, ups, lows, scratch)?))
                         })
-                        .collect::<Vec<_>>()
+                        .collect::<Option<Vec<_>>>()
                 })
             }))
+            .flatten()
         };
         let finished = self
             .workers

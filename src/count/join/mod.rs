@@ -47,23 +47,28 @@ use units::*;
 pub(crate) use units::{applies, join_units, JoinUnit};
 use walk::*;
 
-/// Counts one unit's solutions by the size of their class.
+/// Counts one unit's solutions by the size of their class; `None` when `scratch`'s deadline
+/// stopped it.
 fn count_unit_with(
     level: Level,
     unit: &JoinUnit,
     upper: &[u64],
     lower: &[u64],
     scratch: &mut Scratch,
-) -> UnitCounts {
+) -> Option<UnitCounts> {
     let mut counts = UnitCounts::default();
+    scratch.stopped = false;
     let total = total_at(level, unit, upper, lower, scratch);
+    if scratch.stopped {
+        return None;
+    }
     let symmetric = if half_turn_fixed(unit) {
         classify_symmetric(unit, &mut counts)
     } else {
         0
     };
     counts.found[3] += total - symmetric;
-    counts
+    Some(counts)
 }
 
 thread_local! {
@@ -140,6 +145,9 @@ fn middle_attacks(n: u32, middle: u8) -> [u32; 32] {
     fixed
 }
 
+/// The most central columns a batch is cut by (N = 24 needs about 15 under a 4 GiB cap).
+const MAX_BATCH_COLUMNS: u32 = 20;
+
 /// The batch columns for one context: the fewest central columns (the middle one left out)
 /// such that every batch's two tables fit in `budget` bytes.
 fn choose_batch_columns(n: u32, middle: u8, sample: &Sample, record: u64, budget: u64) -> u32 {
@@ -163,7 +171,7 @@ fn choose_batch_columns(n: u32, middle: u8, sample: &Sample, record: u64, budget
             .max()
             .unwrap_or(0);
         // Records plus the offsets of both tables.
-        if sample.scaled(worst) * record + 2 * 4 * (1u64 << n) <= budget || m >= 12 {
+        if sample.scaled(worst) * record + 2 * 4 * (1u64 << n) <= budget || m >= MAX_BATCH_COLUMNS {
             return mask;
         }
     }
@@ -625,6 +633,82 @@ mod tests {
                 };
                 assert_eq!(kept, from_units, "n = {n}, middle {middle}");
             }
+        }
+    }
+
+    /// Every record holds its word and tag and is read as one 8-byte word, for every board
+    /// the join counts and any table size.
+    #[test]
+    fn records_fit_a_word_on_every_board() {
+        for n in 4..=units::MAX_JOIN_N {
+            for fillers in [1, 2, 16] {
+                for expected in (0..=44).map(|e| 1u64 << e) {
+                    let layout = Layout::new(n, fillers, expected);
+                    let bits = layout.word_bits() + layout.tag;
+                    assert!(bits <= 64, "N = {n}, {expected} halves: {layout:?}");
+                    assert!(
+                        layout.raw <= 8 && 8 * layout.raw as u32 >= bits,
+                        "{layout:?}"
+                    );
+                    assert!(layout.tag <= n && layout.buckets() <= 1 << n, "{layout:?}");
+                }
+            }
+        }
+    }
+
+    /// A sieve stops between its parts once the deadline has passed (a unit of N = 24
+    /// matches for seconds), and says so; without a deadline it counts every pair.
+    #[test]
+    fn a_sieve_stops_at_the_deadline() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let a = keys(&mut seed, 200, 36, 15);
+        let b = keys(&mut seed, 70000, 36, 15);
+        let keep = u64::MAX >> 28;
+        let mut scratch = Scratch::default();
+        let passed = Options {
+            time_limit: Some(std::time::Duration::ZERO),
+            ..Options::default()
+        };
+        scratch.deadline = passed.deadline();
+        pairs_of(&a, |w| w, &b, |w| w, keep, &mut scratch);
+        assert!(scratch.stopped);
+        scratch.deadline = Deadline::never();
+        scratch.stopped = false;
+        let total = pairs_of(&a, |w| w, &b, |w| w, keep, &mut scratch);
+        assert!(!scratch.stopped);
+        assert_eq!(total, disjoint_pairs_plain(&a, &b));
+    }
+
+    /// The units are the least member of each class of (upper columns, middle queen) under
+    /// the four symmetries that keep the cut, with the class's size, found here by brute
+    /// force over every column set.
+    #[test]
+    fn units_are_the_least_of_their_classes() {
+        for n in 4..=15u32 {
+            let full = u32::MAX >> (32 - n);
+            let middles: Vec<u8> = if n % 2 == 1 {
+                (0..n as u8).collect()
+            } else {
+                vec![NO_MIDDLE]
+            };
+            let mut expected = Vec::new();
+            for &middle in &middles {
+                let mid_bit = if middle == NO_MIDDLE { 0 } else { 1 << middle };
+                for upper in (0..=full).filter(|&c| c & mid_bit == 0 && c.count_ones() == n / 2) {
+                    let class: std::collections::BTreeSet<(u8, u32)> = images(n, upper, middle)
+                        .iter()
+                        .map(|&(u, m)| (m, u))
+                        .collect();
+                    if class.first() == Some(&(middle, upper)) {
+                        expected.push((middle, upper, class.len() as u8));
+                    }
+                }
+            }
+            let got: Vec<(u8, u32, u8)> = join_units(n)
+                .iter()
+                .map(|u| (u.middle, u.upper, u.orbit))
+                .collect();
+            assert_eq!(got, expected, "n = {n}");
         }
     }
 

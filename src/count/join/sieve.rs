@@ -308,6 +308,10 @@ pub(super) fn sieve<const S: usize>(
         if group.is_empty() {
             continue;
         }
+        if y % 16 == 15 && scratch.deadline.reached() {
+            scratch.stopped = true;
+            break;
+        }
         // The items that can meet this part: codes without a bit of y (the subsets of its
         // complement, largest first: 3^k pairs of parts in all, not 4^k).
         gathered.clear();
@@ -408,6 +412,10 @@ pub(super) struct Scratch {
     pub(super) code_rest: Gather,
     /// The instruction-set level of the matcher.
     pub(super) level: Level,
+    /// The deadline of the unit in hand, polled between the parts of a sieve (a unit of
+    /// N = 24 matches for seconds); `stopped` once it stopped one (its total is then void).
+    pub(super) deadline: crate::Deadline,
+    pub(super) stopped: bool,
 }
 
 /// The number of solutions of `unit`, all of them: its upper halves `ups` (the words of the

@@ -78,23 +78,49 @@ pub(crate) fn join_units(n: u32) -> Vec<JoinUnit> {
         } else {
             1u32 << middle
         };
-        // Every h-subset of the columns except the middle one, in increasing order.
+        // A middle queen right of the centre has a mirror image with a smaller one, so its
+        // context holds no least unit; left of the centre the mirror images all have a larger
+        // one, so a unit is least when it is below its complement, in a class of 4.
+        let central = middle == NO_MIDDLE || 2 * middle as u32 == n - 1;
+        if !central && 2 * middle as u32 > n - 1 {
+            continue;
+        }
+        // Every h-subset of the columns except the middle one, in increasing order: the
+        // subsets `s` of `n - 1` bits with the middle column's bit spread in.
         let full = u32::MAX >> (32 - n);
-        let allowed = full & !mid_bit;
+        let below = mid_bit.wrapping_sub(1) & !mid_bit;
+        let spread = |s: u32| {
+            if middle == NO_MIDDLE {
+                s
+            } else {
+                (s & below) | (s & !below) << 1
+            }
+        };
         let mut s: u64 = (1u64 << h) - 1;
         while s < 1 << (n - (middle != NO_MIDDLE) as u32) {
-            let upper = deposit(s as u32, allowed);
-            let mut im = images(n, upper, middle);
-            let me = (upper, middle);
-            if im.iter().all(|&i| (i.1, i.0) >= (me.1, me.0)) {
-                im.sort_unstable();
-                let orbit = 1 + im.windows(2).filter(|w| w[0] != w[1]).count();
-                units.push(JoinUnit {
-                    n: n as u8,
-                    upper,
-                    middle,
-                    orbit: orbit as u8,
-                });
+            let upper = spread(s as u32);
+            if !central {
+                if full & !upper & !mid_bit > upper {
+                    units.push(JoinUnit {
+                        n: n as u8,
+                        upper,
+                        middle,
+                        orbit: 4,
+                    });
+                }
+            } else {
+                let mut im = images(n, upper, middle);
+                let me = (upper, middle);
+                if im.iter().all(|&i| (i.1, i.0) >= (me.1, me.0)) {
+                    im.sort_unstable();
+                    let orbit = 1 + im.windows(2).filter(|w| w[0] != w[1]).count();
+                    units.push(JoinUnit {
+                        n: n as u8,
+                        upper,
+                        middle,
+                        orbit: orbit as u8,
+                    });
+                }
             }
             // Next subset with the same number of bits (Gosper's hack).
             let c = s & s.wrapping_neg();
@@ -190,20 +216,6 @@ pub(super) fn classify_symmetric(unit: &JoinUnit, counts: &mut UnitCounts) -> u6
     found
 }
 
-/// The bits of `x` placed, lowest first, on the set bits of `mask`.
-pub(super) fn deposit(mut x: u32, mut mask: u32) -> u32 {
-    let mut out = 0;
-    while x != 0 && mask != 0 {
-        let bit = mask & mask.wrapping_neg();
-        if x & 1 == 1 {
-            out |= bit;
-        }
-        x >>= 1;
-        mask ^= bit;
-    }
-    out
-}
-
 /// The bits of `x` at the set bits of `mask`, packed low.
 pub(super) fn extract(x: u32, mask: u32) -> u32 {
     let (mut out, mut i, mut m) = (0, 0, mask);
@@ -223,4 +235,4 @@ pub(super) const NO_MIDDLE: u8 = u8::MAX;
 
 /// The largest board the join counts (projected from samples at N = 22 and 23; nothing above
 /// is measured).
-pub(crate) const MAX_JOIN_N: u32 = 23;
+pub(crate) const MAX_JOIN_N: u32 = 25;

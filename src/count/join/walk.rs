@@ -136,30 +136,29 @@ impl Upper {
     /// together make the whole walk.
     pub(super) fn starts(&self, depth: usize) -> Vec<Start> {
         let mut out = Vec::new();
-        let mut stack = vec![self.root()];
-        while let Some(s) = stack.pop() {
-            if s.row == depth {
-                out.push(s);
-                continue;
-            }
-            let mut free = self.first_free(s.row, s.cols, s.a, s.b);
-            // Pushed in reverse, so that the starts come out in the walk's own order.
-            let mut bits = Vec::new();
-            while free != 0 {
-                let bit = free & free.wrapping_neg();
-                free ^= bit;
-                bits.push(bit);
-            }
-            for &bit in bits.iter().rev() {
-                stack.push(Start {
-                    row: s.row + 1,
-                    cols: s.cols | bit,
-                    a: (s.a | bit) >> 1,
-                    b: ((s.b | bit) << 1) & self.full,
-                });
-            }
-        }
+        self.for_each_start(self.root(), depth, &mut |s| out.push(s));
         out
+    }
+
+    /// Calls `visit` on each placement of the first `depth` rows that extends `from`, in the
+    /// walk's own order, without listing them.
+    pub(super) fn for_each_start(&self, from: Start, depth: usize, visit: &mut impl FnMut(Start)) {
+        if from.row == depth {
+            visit(from);
+            return;
+        }
+        let mut free = self.first_free(from.row, from.cols, from.a, from.b);
+        while free != 0 {
+            let bit = free & free.wrapping_neg();
+            free ^= bit;
+            let next = Start {
+                row: from.row + 1,
+                cols: from.cols | bit,
+                a: (from.a | bit) >> 1,
+                b: ((from.b | bit) << 1) & self.full,
+            };
+            self.for_each_start(next, depth, visit);
+        }
     }
 
     /// Calls `leaf` on every placement that extends `start` (a depth-first walk with an
@@ -307,14 +306,6 @@ impl Pieces {
         };
         Pieces { walks, starts }
     }
-
-    /// Every `step`-th piece.
-    pub(super) fn every(&self, step: usize) -> Pieces {
-        Pieces {
-            walks: self.walks.clone(),
-            starts: self.starts.iter().step_by(step).copied().collect(),
-        }
-    }
 }
 
 /// Runs each piece of `pieces` on the workers: each worker makes its state with `new` and
@@ -413,13 +404,23 @@ pub(super) fn sample_halves(
     deadline: &Deadline,
 ) -> Sample {
     let (depth, sparse) = sample_shape(walk.n);
-    let all = Pieces::new(vec![walk.clone()], depth);
-    let step = if all.starts.len() >= 64 * sparse {
-        sparse
-    } else {
-        1
+    let depth = depth.min(walk.h as usize - 1);
+    // The starts are counted and every `sparse`-th kept in one pass (at N = 24 there are
+    // hundreds of millions of them); all are kept when they are too few for that.
+    let (mut kept, mut all) = (Vec::new(), 0u64);
+    walk.for_each_start(walk.root(), depth, &mut |s| {
+        if all.is_multiple_of(sparse as u64) {
+            kept.push(s);
+        }
+        all += 1;
+    });
+    if all < 64 * sparse as u64 {
+        kept = walk.starts(depth);
+    }
+    let sample = Pieces {
+        walks: vec![walk.clone()],
+        starts: kept.into_iter().map(|s| (0, s)).collect(),
     };
-    let sample = all.every(step);
     let sets = 1usize << walk.n;
     let parts = share_pieces(
         workers,
@@ -437,7 +438,7 @@ pub(super) fn sample_halves(
     Sample {
         counts,
         sampled: sample.starts.len() as u64,
-        walks: all.starts.len() as u64,
+        walks: all,
     }
 }
 
