@@ -124,8 +124,9 @@ pub struct PlanListing {
     /// With --estimate: also suggest how to shard the count over a cluster of C cores.
     #[arg(long, value_name = "C", requires = "estimate", value_parser = clap::value_parser!(u64).range(1..))]
     pub cores: Option<u64>,
-    /// With --cores: threads per shard (one process each; default 16 for the join, whose units
-    /// run on all of a process's threads, and 1 for the constellation search).
+    /// With --cores: threads per shard (one process each; default for the join, whose units
+    /// run on all of a process's threads, 16, or fewer where their buffers would crowd the
+    /// memory cap (8 at N = 24 and 25 under 4096 MiB); 1 for the constellation search).
     #[arg(long, value_name = "T", requires = "cores", value_parser = clap::value_parser!(u64).range(1..=256))]
     pub shard_threads: Option<u64>,
 }
@@ -184,7 +185,7 @@ fn estimate(args: &PlanListing, plan: &dyn WorkPlan, started: Instant) -> Result
     let advice = args.cores.map(|cores| {
         let threads = args
             .shard_threads
-            .unwrap_or(if plan.units_share_workers() { 16 } else { 1 });
+            .unwrap_or_else(|| plan.suggested_shard_threads());
         // The plan lists its units heaviest first: unit 0 is the heaviest.
         let heaviest = plan.estimated_work(Some(Shard {
             index: 0,

@@ -14,7 +14,7 @@
 //! [`WorkUnit`]s with stable ids, scheduled dynamically over the threads by
 //! [`crate::schedule`].
 //!
-//! For N = 16..=23, [`count`] instead joins the upper and lower halves of the board (`join`,
+//! For N = 16..=25, [`count`] instead joins the upper and lower halves of the board (`join`,
 //! see docs/count.md): it lists every upper half once, grouped by its columns, and counts the
 //! pairs of halves on complementary columns whose diagonals do not meet. The work plans
 //! ([`work_units`], [`count_unit`]) keep the constellation units for every N.
@@ -387,6 +387,16 @@ impl JoinBatches {
         (b.halves * record as f64) as u64 + 2 * (4u64 << n) + join::batches::reserved_bytes(n)
     }
 
+    /// The most threads, up to `most`, whose workers' own memory (sort and matcher buffers,
+    /// some 300 MiB a worker at N = 24) takes at most three quarters of what the cap leaves
+    /// the tables, so that the units still run near the size they were cut for; at least 1.
+    pub fn threads_within_cap(&self, most: usize) -> usize {
+        let n = self.cut.n;
+        let share = join::batches::table_bytes(n, self.memory) / 4 * 3;
+        let threads = share / join::batches::worker_bytes(n);
+        (threads as usize).clamp(1, most.max(1))
+    }
+
     /// Unit `i` in words, for `queens plan`.
     pub fn describe(&self, i: usize) -> String {
         let b = &self.cut.batches[i];
@@ -428,13 +438,13 @@ impl JoinBatches {
     }
 }
 
-/// Whether the join counts boards of size `n` at all (N = 4..=23).
+/// Whether the join counts boards of size `n` at all (N = 4..=25).
 pub fn join_applies(n: u32) -> bool {
     join::applies(n)
 }
 
 /// Whether [`count`], and the work plans (`crate::scale::plan_for`), count boards of size `n`
-/// with the join: where it is measured faster (N = 16..=23), unless `QUEENS_KERNEL=dfs` (or
+/// with the join: where it is measured faster (N = 16..=25), unless `QUEENS_KERNEL=dfs` (or
 /// `=join`) forces one counter where it applies.
 pub fn join_is_chosen(n: u32) -> bool {
     use_join(n)

@@ -28,7 +28,7 @@ pub struct JoinPlan {
 }
 
 impl JoinPlan {
-    /// The plan of board size `n` (N = 4..=23) for a cap of `memory_mib` MiB per process,
+    /// The plan of board size `n` (N = 4..=25) for a cap of `memory_mib` MiB per process,
     /// sampled on `options`' threads (its deadline stops the sampling).
     pub fn new(n: u32, memory_mib: u64, options: &Options) -> Result<JoinPlan, PlanError> {
         let workers = Workers::new(options.threads);
@@ -137,6 +137,10 @@ impl WorkPlan for JoinPlan {
 
     fn units_share_workers(&self) -> bool {
         true
+    }
+
+    fn suggested_shard_threads(&self) -> u64 {
+        self.batches.threads_within_cap(16) as u64
     }
 
     fn count_unit_on(&self, id: u64, workers: &Workers, deadline: &Deadline) -> Option<UnitCount> {

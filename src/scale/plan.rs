@@ -199,6 +199,15 @@ pub trait WorkPlan: Sync {
     fn units_share_workers(&self) -> bool {
         false
     }
+    /// The threads a shard process of this plan should run (`plan --estimate --cores`): by
+    /// default 16 where units share the workers and 1 where each unit runs on one thread.
+    fn suggested_shard_threads(&self) -> u64 {
+        if self.units_share_workers() {
+            16
+        } else {
+            1
+        }
+    }
     /// Counts unit `id` on `workers` (for plans whose [`WorkPlan::units_share_workers`]), or
     /// `None` if `deadline` passed first; by default [`WorkPlan::count_unit_until`] on the
     /// calling thread.

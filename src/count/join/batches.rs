@@ -52,7 +52,7 @@ pub(crate) fn reserved_bytes(n: u32) -> u64 {
 /// 44 MB on 16 with tables of a few MB); above, 20 MiB << ((N - 16) / 2) (40 MiB at N = 20;
 /// at N = 22 with 16 workers a budget of 128 MiB a worker left the process 6 % over its
 /// cap).
-fn worker_bytes(n: u32) -> u64 {
+pub(crate) fn worker_bytes(n: u32) -> u64 {
     if n <= SMALL_BOARD_MAX_N {
         8 << 20
     } else {

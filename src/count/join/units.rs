@@ -233,6 +233,7 @@ pub(super) fn extract(x: u32, mask: u32) -> u32 {
 /// No middle queen (even `n`).
 pub(super) const NO_MIDDLE: u8 = u8::MAX;
 
-/// The largest board the join counts (projected from samples at N = 22 and 23; nothing above
-/// is measured).
+/// The largest board the join counts (projected from samples up to N = 25; above it the
+/// per-set arrays of `2^N` entries, the sample's counts and the offsets the cap reserves,
+/// outgrow a 4 GiB cap).
 pub(crate) const MAX_JOIN_N: u32 = 25;
