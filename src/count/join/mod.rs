@@ -656,6 +656,29 @@ mod tests {
         }
     }
 
+    /// Keys of 50 bits, as N = 25's words are (the second kind of diagonal up to bit 49),
+    /// with 48 of them kept, bits 48 and 49 among them: every level counts the pairs of the
+    /// plain loop, sieved or not (the byte tables of the levels without a fast `pext` read a
+    /// seventh byte for them).
+    #[test]
+    fn keys_above_bit_48_count_on_every_level() {
+        let mut seed = 0x0bad_5eed_1234_5678u64;
+        let keep = (u64::MAX >> 14) & !(1 << 7 | 1 << 30);
+        assert_eq!((keep.count_ones(), keep >> 48), (48, 3));
+        let mut scratch = Scratch::default();
+        for &(items, patterns) in &[(100, 600), (300, 2100), (200, 70000)] {
+            let a = keys(&mut seed, items, 50, 12);
+            let b = keys(&mut seed, patterns, 50, 12);
+            let kept = |words: &[u64]| -> Vec<u64> { words.iter().map(|&w| w & keep).collect() };
+            let expected = disjoint_pairs_plain(&kept(&a), &kept(&b));
+            for level in Level::ALL.into_iter().filter(|l| l.supported()) {
+                scratch.level = level;
+                let got = pairs_of(&a, |w| w, &b, |w| w, keep, &mut scratch);
+                assert_eq!(got, expected, "{items} x {patterns}, {level:?}");
+            }
+        }
+    }
+
     /// A sieve stops between its parts once the deadline has passed (a unit of N = 24
     /// matches for seconds), and says so; without a deadline it counts every pair.
     #[test]
