@@ -709,13 +709,8 @@ mod tests {
     fn units_are_the_least_of_their_classes() {
         for n in 4..=15u32 {
             let full = u32::MAX >> (32 - n);
-            let middles: Vec<u8> = if n % 2 == 1 {
-                (0..n as u8).collect()
-            } else {
-                vec![NO_MIDDLE]
-            };
             let mut expected = Vec::new();
-            for &middle in &middles {
+            for middle in middles(n) {
                 let mid_bit = if middle == NO_MIDDLE { 0 } else { 1 << middle };
                 for upper in (0..=full).filter(|&c| c & mid_bit == 0 && c.count_ones() == n / 2) {
                     let class: std::collections::BTreeSet<(u8, u32)> = images(n, upper, middle)

@@ -63,16 +63,21 @@ pub(crate) fn applies(n: u32) -> bool {
     (4..=MAX_JOIN_N).contains(&n)
 }
 
-/// One unit per class, in increasing order of `(middle, upper)`.
-pub(crate) fn join_units(n: u32) -> Vec<JoinUnit> {
-    let h = n / 2;
-    let middles: Vec<u8> = if n % 2 == 1 {
+/// The middle queens of board size `n`, in increasing order: every column for odd `n`,
+/// [`NO_MIDDLE`] alone for even `n`.
+pub(super) fn middles(n: u32) -> Vec<u8> {
+    if n % 2 == 1 {
         (0..n as u8).collect()
     } else {
         vec![NO_MIDDLE]
-    };
+    }
+}
+
+/// One unit per class, in increasing order of `(middle, upper)`.
+pub(crate) fn join_units(n: u32) -> Vec<JoinUnit> {
+    let h = n / 2;
     let mut units = Vec::new();
-    for &middle in &middles {
+    for middle in middles(n) {
         let mid_bit = if middle == NO_MIDDLE {
             0
         } else {
