@@ -389,12 +389,11 @@ impl JoinBatches {
 
     /// The most threads, up to `most`, whose workers' own memory (sort and matcher buffers,
     /// some 300 MiB a worker at N = 24) takes at most three quarters of what the cap leaves
-    /// the tables, so that the units still run near the size they were cut for; at least 1.
+    /// the tables (at least 1): a unit runs on no more, whatever the threads given.
     pub fn threads_within_cap(&self, most: usize) -> usize {
         let n = self.cut.n;
-        let share = join::batches::table_bytes(n, self.memory) / 4 * 3;
-        let threads = share / join::batches::worker_bytes(n);
-        (threads as usize).clamp(1, most.max(1))
+        join::batches::threads_fitting(n, join::batches::table_bytes(n, self.memory))
+            .min(most.max(1))
     }
 
     /// Unit `i` in words, for `queens plan`.

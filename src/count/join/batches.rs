@@ -52,12 +52,20 @@ pub(crate) fn reserved_bytes(n: u32) -> u64 {
 /// 44 MB on 16 with tables of a few MB); above, 20 MiB << ((N - 16) / 2) (40 MiB at N = 20;
 /// at N = 22 with 16 workers a budget of 128 MiB a worker left the process 6 % over its
 /// cap).
-pub(crate) fn worker_bytes(n: u32) -> u64 {
+fn worker_bytes(n: u32) -> u64 {
     if n <= SMALL_BOARD_MAX_N {
         8 << 20
     } else {
         (20 << 20) << (n.saturating_sub(16) / 2)
     }
+}
+
+/// The most threads whose own memory ([`worker_bytes`]) takes at most three quarters of a
+/// table budget of `budget` bytes (at least 1): a batch is counted on no more, so that its
+/// tables keep near the size the cut gave them (16 workers at N = 24 would take 5 GiB of
+/// a 4 GiB cap and leave the tables nothing).
+pub(crate) fn threads_fitting(n: u32, budget: u64) -> usize {
+    ((budget / 4 * 3 / worker_bytes(n)) as usize).max(1)
 }
 
 /// The bytes a batch's tables may take while `threads` workers count it: the cut's budget
@@ -319,6 +327,14 @@ pub(crate) fn count_batch(
     deadline: &Deadline,
     on_done: &mut OnDone<'_>,
 ) -> (BatchEnd, f64) {
+    let fitting = threads_fitting(n, budget);
+    let fewer;
+    let workers = if workers.threads() > fitting {
+        fewer = Workers::new(fitting);
+        &fewer
+    } else {
+        workers
+    };
     let group = Group {
         n,
         middle: batch.middle,

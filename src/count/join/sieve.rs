@@ -313,12 +313,14 @@ pub(super) fn sieve<const S: usize>(
     }
     let mut total = 0;
     let mut gathered = std::mem::take(&mut scratch.gathered);
+    let mut matched = 0usize;
     for y in 0..parts {
         let group = &sorted_patterns[pattern_starts[y]..pattern_starts[y + 1]];
         if group.is_empty() {
             continue;
         }
-        if y % 16 == 15 && scratch.deadline.reached() {
+        matched += 1;
+        if matched % 4 == 0 && scratch.deadline.reached() {
             scratch.stopped = true;
             break;
         }
