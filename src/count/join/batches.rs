@@ -174,7 +174,17 @@ impl JoinCut {
             rest = later;
             let mid_bit = middle_bit(middle);
             let whole = context_walk(n, middle);
-            let sample = sample_halves(level, &whole, workers, deadline);
+            // Each sampling worker holds a count per column set (`4 << n` bytes: 256 MiB at
+            // N = 26), so no more of them than half the budget holds.
+            let fit = ((budget / 2 / (4u64 << n)) as usize).max(1);
+            let fewer;
+            let sampling = if workers.threads() > fit {
+                fewer = Workers::new(fit);
+                &fewer
+            } else {
+                workers
+            };
+            let sample = sample_halves(level, &whole, sampling, deadline);
             if deadline.reached() {
                 return None;
             }

@@ -542,40 +542,43 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        let low48 = u64::MAX >> 16;
-        let mut masks = vec![0, low48, 1, 1 << 47, 0x5555_5555_5555, 0xff00_ff00];
+        let low52 = u64::MAX >> 12;
+        let mut masks = vec![0, low52, 1, 1 << 47, 1 << 51, 0x5555_5555_5555, 0xff00_ff00];
         for _ in 0..200 {
-            // Masks of every density and width (keys have at most 48 bits).
-            let (a, b, c) = (next() & low48, next() & low48, next());
-            masks.extend([a, a & b, a | b, a & b & c, a >> (c % 48)]);
+            // Masks of every density and width (keys have at most 52 bits).
+            let (a, b, c) = (next() & low52, next() & low52, next());
+            masks.extend([a, a & b, a | b, a & b & c, a >> (c % 52)]);
         }
         let bmi2 = Level::current().fast_pext();
         let (mut whole, mut split) = (Gather::default(), Gather::default());
         for &mask in &masks {
-            // A code has at most 16 bits, here some of the mask's.
-            let codes = mask & (u64::MAX >> (64 - 16)) << (next() % 32);
+            // A code has at most 12 bits (it sits above the rest), here some of the mask's.
+            let codes = mask & (u64::MAX >> CODE_SHIFT) << (next() % 40);
             let rest = mask & !codes;
             whole.set(mask);
             split.set_split(rest, codes);
             let bytes = (64 - mask.leading_zeros()).div_ceil(8);
             for _ in 0..20 {
-                let x = next() & low48;
+                let x = next() & low52;
                 assert_eq!(pext(x, mask, None), extract_bits(x, mask));
                 if bmi2.is_some() {
                     assert_eq!(pext(x, mask, bmi2), extract_bits(x, mask));
                 }
                 let expected = extract_bits(x, rest) | extract_bits(x, codes) << CODE_SHIFT;
                 assert_eq!(
-                    by_table::<6>(whole.tables(), x),
+                    by_table::<GATHER_BYTES>(whole.tables(), x),
                     extract_bits(x, mask),
                     "{mask:x} {x:x}"
                 );
                 assert_eq!(
-                    by_table::<6>(split.tables(), x),
+                    by_table::<GATHER_BYTES>(split.tables(), x),
                     expected,
                     "{codes:x} {x:x}"
                 );
                 // Reading only the bytes the mask reaches gives the same.
+                if bytes <= 6 {
+                    assert_eq!(by_table::<6>(split.tables(), x), expected, "{mask:x} {x:x}");
+                }
                 if bytes <= 5 {
                     assert_eq!(by_table::<5>(split.tables(), x), expected, "{mask:x} {x:x}");
                 }
@@ -656,19 +659,19 @@ mod tests {
         }
     }
 
-    /// Keys of 50 bits, as N = 25's words are (the second kind of diagonal up to bit 49),
-    /// with 48 of them kept, bits 48 and 49 among them: every level counts the pairs of the
-    /// plain loop, sieved or not (the byte tables of the levels without a fast `pext` read a
-    /// seventh byte for them).
+    /// Keys of 52 bits, as N = 26's words are (N = 25's reach bit 49), with 50 of them kept,
+    /// bits 48 to 51 among them: every level counts the pairs of the plain loop, sieved or
+    /// not (the byte tables of the levels without a fast `pext` read a seventh byte for
+    /// them, and a sieve's rest of up to 49 bits stays below its part code).
     #[test]
     fn keys_above_bit_48_count_on_every_level() {
         let mut seed = 0x0bad_5eed_1234_5678u64;
-        let keep = (u64::MAX >> 14) & !(1 << 7 | 1 << 30);
-        assert_eq!((keep.count_ones(), keep >> 48), (48, 3));
+        let keep = (u64::MAX >> 12) & !(1 << 7 | 1 << 30);
+        assert_eq!((keep.count_ones(), keep >> 48), (50, 15));
         let mut scratch = Scratch::default();
         for &(items, patterns) in &[(100, 600), (300, 2100), (200, 70000)] {
-            let a = keys(&mut seed, items, 50, 12);
-            let b = keys(&mut seed, patterns, 50, 12);
+            let a = keys(&mut seed, items, 52, 12);
+            let b = keys(&mut seed, patterns, 52, 12);
             let kept = |words: &[u64]| -> Vec<u64> { words.iter().map(|&w| w & keep).collect() };
             let expected = disjoint_pairs_plain(&kept(&a), &kept(&b));
             for level in Level::ALL.into_iter().filter(|l| l.supported()) {

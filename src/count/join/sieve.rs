@@ -17,16 +17,16 @@ pub(super) const MAX_CUT: usize = 10;
 /// a few per cent).
 pub(super) const SMALL_CUT: usize = 6;
 
-/// Bytes of a key a [`Gather`] reads by table at most: keys have at most 2N bits, 50 at
-/// N = 25 (whose words put the second kind of diagonal at bits 25 to 49), of which at most
-/// 48 are kept (the middle queen's two diagonals never are). The bytes read are those the
+/// Bytes of a key a [`Gather`] reads by table at most: keys have at most 2N bits, 52 at
+/// N = 26, of which at most 50 are kept (at even N no upper key has two of the bits, at odd
+/// N the middle queen's two diagonals are never kept). The bytes read are those the
 /// mask reaches ([`with_gather_bytes`]): reading 8 bytes for every key made the count of
 /// N = 18 some 5 % slower.
 pub(super) const GATHER_BYTES: usize = 7;
 
 /// Where a [`Gather`] set by [`Gather::set_split`] puts its second mask's bits (the sieve's
 /// part code) above the first's (the rest of the key).
-pub(super) const CODE_SHIFT: u32 = 48;
+pub(super) const CODE_SHIFT: u32 = 52;
 
 /// The bits of keys at a mask, packed low in their order (what BMI2's `pext` computes), by
 /// tables where `pext` is slow or missing: one table per byte of a key gives the bits the
@@ -51,22 +51,23 @@ impl Default for Gather {
 }
 
 impl Gather {
-    /// Makes the tables gather the bits of `mask` (at most 48 of them, below bit 56).
+    /// Makes the tables gather the bits of `mask` (at most [`CODE_SHIFT`] of them, below bit
+    /// 56).
     pub(super) fn set(&mut self, mask: u64) {
         self.set_split(mask, 0);
     }
 
     /// Makes the tables gather the bits of `low` packed from bit 0 and, in the same value,
     /// those of `high` packed from bit [`CODE_SHIFT`] (masks below bit 56, without a common
-    /// bit, `low` of at most 48 bits and `high` of at most 16): one pass gives a key's part
-    /// code and its rest.
+    /// bit, `low` of at most [`CODE_SHIFT`] bits and `high` of at most 12): one pass gives a
+    /// key's part code and its rest.
     pub(super) fn set_split(&mut self, low: u64, high: u64) {
         debug_assert!(
             low & high == 0 && (low | high) >> (8 * GATHER_BYTES) == 0,
             "{low:x} {high:x}"
         );
         debug_assert!(low.count_ones() <= CODE_SHIFT, "{low:x}");
-        debug_assert!(high.count_ones() <= 16, "{high:x}");
+        debug_assert!(high.count_ones() <= 64 - CODE_SHIFT, "{high:x}");
         let (mut below_low, mut below_high) = (0, 0);
         for (j, table) in self.tables.iter_mut().enumerate() {
             let (low_byte, high_byte) = ((low >> (8 * j)) & 0xff, (high >> (8 * j)) & 0xff);
@@ -161,9 +162,10 @@ pub(super) fn cut_bits(items: usize, patterns: usize, bits: u32) -> usize {
 }
 
 /// The number of pairs (a, b), a in `items`, b in `patterns`, whose keys (`item_key(a)` and
-/// `pattern_key(b)`, below bit 56) have no bit of `keep` (at most 48 bits) in common. Large groups are first
-/// sieved: both sides are split by the values of a few key bits (the ones that rule out the
-/// most pairs), and only parts that can match (no cut bit in both) are compared. The keys
+/// `pattern_key(b)`, below bit 56) have no bit of `keep` (at most 50 bits) in common. Large
+/// groups are first sieved: both sides are split by the values of a few key bits (the ones
+/// that rule out the most pairs), and only parts that can match (no cut bit in both) are
+/// compared. The keys
 /// are gathered to the bits of `keep` (or, in a sieve, split into their part code and the
 /// rest) as they are made, in one pass.
 #[inline(always)]

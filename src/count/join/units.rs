@@ -238,7 +238,7 @@ pub(super) fn extract(x: u32, mask: u32) -> u32 {
 /// No middle queen (even `n`).
 pub(super) const NO_MIDDLE: u8 = u8::MAX;
 
-/// The largest board the join counts (projected from samples up to N = 25; above it the
-/// per-set arrays of `2^N` entries, the sample's counts and the offsets the cap reserves,
-/// outgrow a 4 GiB cap).
+/// The largest board the join counts (projected from samples up to N = 25; at N = 26 the
+/// plan is made, but a batch lists a walk for every placement of its part's queens, millions
+/// of them, and passed 24 GB; see docs/scale.md).
 pub(crate) const MAX_JOIN_N: u32 = 25;
