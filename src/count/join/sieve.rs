@@ -322,7 +322,7 @@ pub(super) fn sieve<const S: usize>(
             continue;
         }
         matched += 1;
-        if matched % 4 == 0 && scratch.deadline.reached() {
+        if matched.is_multiple_of(4) && scratch.deadline.reached() {
             scratch.stopped = true;
             break;
         }
