@@ -219,19 +219,29 @@ fn truncated_ledgers_resume_to_the_exact_count() {
 
 /// Number of units of the CLI's plan for N.
 fn cli_plan_units(n: u32) -> usize {
-    let out = queens(&["plan", &n.to_string(), "--summary", "--json"]);
+    cli_plan_units_with(n, &[])
+}
+
+/// The number of units of `queens plan N` with more arguments (e.g. a memory cap).
+fn cli_plan_units_with(n: u32, more: &[&str]) -> usize {
+    let n = n.to_string();
+    let mut args = vec!["plan", &n, "--summary", "--json"];
+    args.extend_from_slice(more);
+    let out = queens(&args);
     let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     json["units"].as_u64().unwrap() as usize
 }
 
 #[test]
 fn killed_processes_resume_to_the_exact_count() {
-    // Real kill -9 (SIGKILL) of `queens count N --threads 1 --ledger F` at several moments, then a
-    // final run. N is the first from 14 whose full count takes at least 0.8 s here, so the
-    // kills land mid-count whatever the engine's speed (about 3 s in all).
+    // Real kill -9 (SIGKILL) of `queens count N --threads 1 --memory 48 --ledger F` at several
+    // moments, then a final run. The join's plan under a 48 MiB cap cuts N = 17 into 58 units
+    // (9 under the default cap, the first of which can outlast every kill window), and N is
+    // the first from 17 whose full count takes at least 0.8 s here, so the kills land
+    // mid-count whatever the engine's speed (about 4 s in all).
     let dir = scratch("kill");
     let mut chosen = None;
-    for n in 14..=18u32 {
+    for n in 17..=18u32 {
         let probe = dir.join(format!("probe-{n}.ledger"));
         let start = std::time::Instant::now();
         let out = queens(&[
@@ -239,6 +249,8 @@ fn killed_processes_resume_to_the_exact_count() {
             &n.to_string(),
             "--threads",
             "1",
+            "--memory",
+            "48",
             "--ledger",
             probe.to_str().unwrap(),
         ]);
@@ -260,6 +272,8 @@ fn killed_processes_resume_to_the_exact_count() {
                 &n.to_string(),
                 "--threads",
                 "1",
+                "--memory",
+                "48",
                 "--ledger",
                 ledger,
             ])
@@ -271,7 +285,15 @@ fn killed_processes_resume_to_the_exact_count() {
         child.kill().unwrap(); // SIGKILL
         child.wait().unwrap();
     }
-    let out = queens(&["count", &n.to_string(), "--json", "--ledger", ledger]);
+    let out = queens(&[
+        "count",
+        &n.to_string(),
+        "--json",
+        "--memory",
+        "48",
+        "--ledger",
+        ledger,
+    ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     // The kills landed mid-count and kept their progress.
@@ -292,7 +314,7 @@ fn killed_processes_resume_to_the_exact_count() {
     assert_eq!(json["unique"].as_u64().unwrap() as u128, known(n).unique());
     assert_eq!(
         record_count(&path),
-        cli_plan_units(n),
+        cli_plan_units_with(n, &["--memory", "48"]),
         "a unit recorded twice"
     );
     let out = queens(&["merge", ledger]);
