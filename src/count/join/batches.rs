@@ -68,6 +68,15 @@ pub(crate) fn threads_fitting(n: u32, budget: u64) -> usize {
     ((budget / 4 * 3 / worker_bytes(n)) as usize).max(1)
 }
 
+/// `workers`, or when they are more than `fit` threads a pool of `fit` made in `fewer`.
+fn at_most<'a>(workers: &'a Workers, fit: usize, fewer: &'a mut Option<Workers>) -> &'a Workers {
+    if workers.threads() > fit {
+        fewer.insert(Workers::new(fit))
+    } else {
+        workers
+    }
+}
+
 /// The bytes a batch's tables may take while `threads` workers count it: the cut's budget
 /// less the workers' own memory ([`worker_bytes`]). A batch the cut sized for more is split
 /// further while it is counted, so the cap holds for any thread count.
@@ -177,13 +186,8 @@ impl JoinCut {
             // Each sampling worker holds a count per column set (`4 << n` bytes: 256 MiB at
             // N = 26), so no more of them than half the budget holds.
             let fit = ((budget / 2 / (4u64 << n)) as usize).max(1);
-            let fewer;
-            let sampling = if workers.threads() > fit {
-                fewer = Workers::new(fit);
-                &fewer
-            } else {
-                workers
-            };
+            let mut fewer = None;
+            let sampling = at_most(workers, fit, &mut fewer);
             let sample = sample_halves(level, &whole, sampling, deadline);
             if deadline.reached() {
                 return None;
@@ -337,14 +341,8 @@ pub(crate) fn count_batch(
     deadline: &Deadline,
     on_done: &mut OnDone<'_>,
 ) -> (BatchEnd, f64) {
-    let fitting = threads_fitting(n, budget);
-    let fewer;
-    let workers = if workers.threads() > fitting {
-        fewer = Workers::new(fitting);
-        &fewer
-    } else {
-        workers
-    };
+    let mut fewer = None;
+    let workers = at_most(workers, threads_fitting(n, budget), &mut fewer);
     let group = Group {
         n,
         middle: batch.middle,
