@@ -183,8 +183,8 @@ impl JoinCut {
             rest = later;
             let mid_bit = middle_bit(middle);
             let whole = context_walk(n, middle);
-            // Each sampling worker holds a count per column set (`4 << n` bytes: 256 MiB at
-            // N = 26), so no more of them than half the budget holds.
+            // Each sampling worker holds a count per column set (`4 << n` bytes: 128 MiB at
+            // N = 25), so no more of them than half the budget holds.
             let fit = ((budget / 2 / (4u64 << n)) as usize).max(1);
             let mut fewer = None;
             let sampling = at_most(workers, fit, &mut fewer);
@@ -609,7 +609,7 @@ impl Group<'_> {
             if d.reached() {
                 return None;
             }
-            Some(SORTING.with(|sorting| {
+            SORTING.with(|sorting| {
                 let sorting = &mut *sorting.borrow_mut();
                 let Sorting { first, second } = sorting;
                 let (a, b) = *keys;
@@ -639,8 +639,7 @@ impl Group<'_> {
                         })
                         .collect::<Option<Vec<_>>>()
                 })
-            }))
-            .flatten()
+            })
         };
         let finished = self
             .workers

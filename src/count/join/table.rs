@@ -38,17 +38,17 @@ impl Layout {
         // A record is read as one 8-byte word, so from N = 25 on the tag is kept short enough
         // by more coarse bits (N = 25: at least 11).
         let least = (3 * n).saturating_sub(64).max(8);
+        let most = least.max(12).min(n);
         let coarse = sized.clamp(least, least.max(12)).min(n);
         // For even `n`, the word's two end bits are dropped ([`Layout::pack`]) where that, with
         // up to two more coarse bits, makes the record a byte shorter (it always does when the
         // packed record then ends on a byte).
         let over = (key - 2 + n - coarse) % 8;
-        let (coarse, shift) =
-            if n.is_multiple_of(2) && over <= 2 && coarse + over <= least.max(12).min(n) {
-                (coarse + over, 1)
-            } else {
-                (coarse, 0)
-            };
+        let (coarse, shift) = if n.is_multiple_of(2) && over <= 2 && coarse + over <= most {
+            (coarse + over, 1)
+        } else {
+            (coarse, 0)
+        };
         let share = (expected >> coarse) / fillers.max(1) as u64;
         let per = (share / 4).clamp(1 << 8, 1 << 13).next_power_of_two() as usize;
         Layout {

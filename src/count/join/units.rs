@@ -104,28 +104,24 @@ pub(crate) fn join_units(n: u32) -> Vec<JoinUnit> {
         let mut s: u64 = (1u64 << h) - 1;
         while s < 1 << (n - (middle != NO_MIDDLE) as u32) {
             let upper = spread(s as u32);
-            if !central {
-                if full & !upper & !mid_bit > upper {
-                    units.push(JoinUnit {
-                        n: n as u8,
-                        upper,
-                        middle,
-                        orbit: 4,
-                    });
-                }
+            // The unit's orbit when it is the least of its class.
+            let orbit = if !central {
+                (full & !upper & !mid_bit > upper).then_some(4)
             } else {
                 let mut im = images(n, upper, middle);
                 let me = (upper, middle);
-                if im.iter().all(|&i| (i.1, i.0) >= (me.1, me.0)) {
+                im.iter().all(|&i| (i.1, i.0) >= (me.1, me.0)).then(|| {
                     im.sort_unstable();
-                    let orbit = 1 + im.windows(2).filter(|w| w[0] != w[1]).count();
-                    units.push(JoinUnit {
-                        n: n as u8,
-                        upper,
-                        middle,
-                        orbit: orbit as u8,
-                    });
-                }
+                    1 + im.windows(2).filter(|w| w[0] != w[1]).count() as u8
+                })
+            };
+            if let Some(orbit) = orbit {
+                units.push(JoinUnit {
+                    n: n as u8,
+                    upper,
+                    middle,
+                    orbit,
+                });
             }
             // Next subset with the same number of bits (Gosper's hack).
             let c = s & s.wrapping_neg();
