@@ -407,7 +407,8 @@ mod tests {
     }
 
     /// The walks of a part hear exactly the halves of the whole walk that meet the mask in
-    /// that part, in every context, mirrored or not.
+    /// that part, in every context, mirrored or not, whether its columns are placed or
+    /// required.
     #[test]
     fn the_walks_of_a_part_hear_its_halves() {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
@@ -431,18 +432,77 @@ mod tests {
                         .copied()
                         .collect();
                     want.sort_unstable();
-                    let pieces = Pieces::new(whole.with_part(mask, part), START_DEPTH);
-                    let mut got: Vec<(u32, u64)> = Vec::new();
-                    for &(i, s) in &pieces.starts {
-                        pieces.walks[i as usize].walk_from(s, &mut |c, w| got.push((c, w)));
+                    // Every column placed, none (every one required), and a few placed.
+                    for max_walks in [MAX_PART_WALKS, 0, 1, 5, 40] {
+                        let walks = whole.with_part_within(mask, part, false, max_walks);
+                        assert!(walks.len() <= max_walks.max(1));
+                        let pieces = Pieces::new(walks, START_DEPTH);
+                        let mut got: Vec<(u32, u64)> = Vec::new();
+                        for &(i, s) in &pieces.starts {
+                            pieces.walks[i as usize].walk_from(s, &mut |c, w| got.push((c, w)));
+                        }
+                        got.sort_unstable();
+                        assert_eq!(
+                            got, want,
+                            "n = {n}, middle {middle}, {mask:b} / {part:b}, {max_walks} walks"
+                        );
                     }
-                    got.sort_unstable();
-                    assert_eq!(got, want, "n = {n}, middle {middle}, {mask:b} / {part:b}");
                     nonempty += !want.is_empty() as usize;
                 }
             }
         }
         assert!(nonempty > 100, "{nonempty}");
+    }
+
+    /// In a context that the mirror maps onto itself, the walks of a part, its complement in
+    /// a mirror-closed mask and their images, keeping the left-half trick, hear each needed
+    /// half of those parts once, whether the parts' columns are placed or required.
+    #[test]
+    fn mirrored_walks_of_paired_parts_hear_each_half_once() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut nonempty = 0;
+        for n in 6..=13u32 {
+            let full = u32::MAX >> (32 - n);
+            let middle = if n % 2 == 1 { (n / 2) as u8 } else { NO_MIDDLE };
+            let mid_bit = if middle == NO_MIDDLE { 0 } else { 1 << middle };
+            let whole = Upper::context(n, &middle_attacks(n, middle), mid_bit, true);
+            let mut heard: Vec<(u32, u64)> = Vec::new();
+            whole.walk_from(whole.root(), &mut |c, w| heard.push((c, w)));
+            for _ in 0..6 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let half = seed as u32 & full & !mid_bit;
+                let mask = half | units::mirror(n, half);
+                let part = (seed >> 32) as u32 & mask;
+                let mut parts = vec![
+                    part,
+                    mask & !part,
+                    units::mirror(n, part),
+                    mask & !units::mirror(n, part),
+                ];
+                parts.sort_unstable();
+                parts.dedup();
+                let mut want: Vec<(u32, u64)> = heard
+                    .iter()
+                    .filter(|&&(c, _)| parts.contains(&(c & mask)))
+                    .copied()
+                    .collect();
+                want.sort_unstable();
+                for max_walks in [MAX_PART_WALKS, 0, 3] {
+                    let mut got: Vec<(u32, u64)> = Vec::new();
+                    for &q in &parts {
+                        for walk in whole.with_part_within(mask, q, true, max_walks) {
+                            walk.walk_from(walk.root(), &mut |c, w| got.push((c, w)));
+                        }
+                    }
+                    got.sort_unstable();
+                    assert_eq!(got, want, "n = {n}, {mask:b} / {part:b}, {max_walks} walks");
+                }
+                nonempty += !want.is_empty() as usize;
+            }
+        }
+        assert!(nonempty > 10, "{nonempty}");
     }
 
     /// A table holds, for every column set, exactly the words the walk hears with those
