@@ -384,7 +384,9 @@ impl JoinBatches {
         let n = self.cut.n;
         let b = &self.cut.batches[i];
         let record = u64::from(2 * n + 12).div_ceil(8);
-        (b.halves * record as f64) as u64 + 2 * (4u64 << n) + join::batches::reserved_bytes(n)
+        (b.halves * record as f64) as u64
+            + join::batches::table_slack(n)
+            + join::batches::reserved_bytes(n)
     }
 
     /// The most threads, up to `most`, whose workers' own memory (sort and matcher buffers,

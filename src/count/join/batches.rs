@@ -37,13 +37,30 @@ pub(crate) fn default_memory_mib(n: u32) -> u64 {
 }
 
 /// What the process needs besides the tables of the batch in hand, for board size `n`: the
-/// program, the sample's per-set counts and the offsets of two tables (`4 << n` words each),
-/// the allocator's slack. Up to N = 19 measured at about 10 MB (N = 18: 86 MB peak on one
-/// thread with 76 MB of tables), so 32 MiB; above, 96 MiB, the allowance measured on 16
-/// threads at N = 20 to 22.
+/// program, the plan, the allocator's slack, and `4 << n` bytes for each of the sample's
+/// per-set counts (four of them up to N = 25, one from 26 on, where the sample runs on as
+/// few workers as the budget allows and is added up into the first one's counts). Up to N = 19
+/// measured at about 10 MB besides the counts (N = 18: 86 MB peak on one thread with 76 MB of
+/// tables), so 32 MiB; above, 96 MiB, the allowance measured on 16 threads at N = 20 to 22.
 pub(crate) fn reserved_bytes(n: u32) -> u64 {
     let base: u64 = if n <= SMALL_BOARD_MAX_N { 32 } else { 96 };
-    (base << 20) + 4 * (4u64 << n)
+    let counts = if n <= LAST_OLD_RESERVE_N { 4 } else { 1 };
+    (base << 20) + counts * (4u64 << n)
+}
+
+/// The largest board size whose cut keeps the reserve and slack of the tables' former
+/// per-set offsets ([`reserved_bytes`], [`table_slack`]), so that its plans stay as they were.
+const LAST_OLD_RESERVE_N: u32 = 25;
+
+/// Bytes the cut and the batches leave free beside a batch's tables: up to N = 25, the two
+/// arrays of `4 << n` bytes that the tables once held (kept in the sums so that those plans
+/// stay as they were: at N = 26 they would take 512 MiB); none from 26 on.
+pub(crate) fn table_slack(n: u32) -> u64 {
+    if n <= LAST_OLD_RESERVE_N {
+        2 * (4u64 << n)
+    } else {
+        0
+    }
 }
 
 /// The memory one counting worker holds besides the shared tables, by board size: its sort
@@ -193,7 +210,7 @@ impl JoinCut {
                 return None;
             }
             let estimate = sample.total();
-            let offsets = 2 * (4u64 << n);
+            let offsets = table_slack(n);
             let fits = budget.saturating_sub(offsets);
             let fits = fits - fits / 16;
             let record = Layout::new(n, 1, estimate).raw as u64;
@@ -341,6 +358,25 @@ pub(crate) fn count_batch(
     deadline: &Deadline,
     on_done: &mut OnDone<'_>,
 ) -> (BatchEnd, f64) {
+    let split_from = FIRST_ROW_SPLIT_FROM;
+    count_batch_with(
+        n, batch, budget, workers, quiet, deadline, split_from, on_done,
+    )
+}
+
+/// [`count_batch`], splitting the halves of the finest cut by their first rows from tables of
+/// `split_from` bytes on.
+#[allow(clippy::too_many_arguments)]
+fn count_batch_with(
+    n: u32,
+    batch: &JoinBatch,
+    budget: u64,
+    workers: &Workers,
+    quiet: &Options,
+    deadline: &Deadline,
+    split_from: u64,
+    on_done: &mut OnDone<'_>,
+) -> (BatchEnd, f64) {
     let mut fewer = None;
     let workers = at_most(workers, threads_fitting(n, budget), &mut fewer);
     let group = Group {
@@ -348,6 +384,7 @@ pub(crate) fn count_batch(
         middle: batch.middle,
         whole: context_walk(n, batch.middle),
         budget: running_budget(n, budget, workers.threads()),
+        split_from,
         workers,
         quiet,
         deadline,
@@ -397,6 +434,9 @@ struct Group<'a> {
     middle: u8,
     whole: Upper,
     budget: u64,
+    /// The least table bytes (by the sample) that the finest cut splits by first rows; below,
+    /// it fills them without a limit.
+    split_from: u64,
     workers: &'a Workers,
     quiet: &'a Options,
     deadline: &'a Deadline,
@@ -426,12 +466,15 @@ impl Group<'_> {
         }
         let n = self.n;
         let layout = Layout::new(n, self.workers.threads(), expected.max(1));
-        let offsets = 2 * (4u64 << n);
+        let offsets = table_slack(n);
         let next = self.next_column(cols);
-        // The last cut fills without a limit.
-        let max = match next {
-            Some(_) => self.budget.saturating_sub(offsets) as usize,
-            None => usize::MAX,
+        // The finest cut fills a small batch without a limit, and splits a large one by
+        // first rows when it passes the budget.
+        let max = if next.is_none() && expected.saturating_mul(layout.raw as u64) < self.split_from
+        {
+            usize::MAX
+        } else {
+            self.budget.saturating_sub(offsets) as usize
         };
         let other = cols & !part;
         let fill = |walks: Vec<Upper>, max: usize| self.fill(&layout, walks, max);
@@ -454,8 +497,12 @@ impl Group<'_> {
             return BatchEnd::Stopped;
         }
         let Some((table_p, table_o)) = tables else {
-            // Over the budget: one more central column, and the two halves of the group.
-            let c = next.expect("the last cut has no limit");
+            // Over the budget: one more central column, and the two halves of the group; at
+            // the finest cut, the halves split by their first row.
+            let Some(c) = next else {
+                let batch = (cols, part);
+                return self.count_by_first_rows(&layout, batch, members, expected, on_done);
+            };
             let wider = cols | 1 << c;
             let (with_c, without_c): (Vec<JoinUnit>, Vec<JoinUnit>) = members
                 .iter()
@@ -488,7 +535,7 @@ impl Group<'_> {
         parts.sort_unstable();
         parts.dedup();
         let layout = Layout::new(n, self.workers.threads(), expected.max(1));
-        let max = self.budget.saturating_sub(2 * (4u64 << n)) as usize;
+        let max = self.budget.saturating_sub(table_slack(n)) as usize;
         let table = if too_large(&layout, expected, max) {
             None
         } else {
@@ -568,17 +615,141 @@ impl Group<'_> {
         central_column(self.n, cols | middle_bit(self.middle))
     }
 
+    /// Counts `members` (about `expected` halves) at the finest cut when their two tables pass
+    /// the budget: the halves of each table are split by the column of their first row's
+    /// queen, into runs of columns that by `expected` fit [`FIRST_ROW_SHARE`] of the budget
+    /// each (a run that does not is halved; a single column is filled without a limit), every
+    /// piece of one table is matched with every piece of the other, and each unit's total,
+    /// added up over the pieces, is handed on once they are all matched. A unit's upper and
+    /// lower halves have their first rows at the board's first and last row, so each
+    /// solution is in exactly one pair of pieces.
+    fn count_by_first_rows(
+        &self,
+        layout: &Layout,
+        (cols, part): (u32, u32),
+        members: &[JoinUnit],
+        expected: u64,
+        on_done: &mut OnDone<'_>,
+    ) -> BatchEnd {
+        let n = self.n;
+        let other = cols & !part;
+        let max = (self.budget.saturating_sub(table_slack(n)) / FIRST_ROW_SHARE) as usize;
+        // Runs of columns, the first on top of the stack.
+        let pieces = (expected.saturating_mul(layout.raw as u64) / 2)
+            .div_ceil(max.max(1) as u64)
+            .clamp(2, n as u64) as u32;
+        let runs: Vec<u32> = (0..pieces)
+            .rev()
+            .map(|i| {
+                let (from, to) = (i * n / pieces, (i + 1) * n / pieces);
+                (u32::MAX >> (32 - to)) & !((1u32 << from) - 1)
+            })
+            .collect();
+        let mut totals = vec![0u64; members.len()];
+        let mut uppers = runs.clone();
+        while let Some(rows_p) = uppers.pop() {
+            let Some(table_p) = self.fill_first_row(layout, (cols, part), rows_p, max, &mut uppers)
+            else {
+                if self.deadline.reached() {
+                    return BatchEnd::Stopped;
+                }
+                continue;
+            };
+            let mut lowers = runs.clone();
+            while let Some(rows_o) = lowers.pop() {
+                let Some(table_o) =
+                    self.fill_first_row(layout, (cols, other), rows_o, max, &mut lowers)
+                else {
+                    if self.deadline.reached() {
+                        return BatchEnd::Stopped;
+                    }
+                    continue;
+                };
+                let end = self.match_totals(
+                    members,
+                    (cols, part),
+                    [&table_p, &table_o],
+                    false,
+                    Finish::Raw,
+                    &mut |done| {
+                        for (i, c) in done {
+                            totals[*i] += c.found[3];
+                        }
+                    },
+                );
+                if end == BatchEnd::Stopped {
+                    return end;
+                }
+            }
+        }
+        let counted: Vec<(JoinUnit, UnitCounts)> = members
+            .iter()
+            .zip(totals)
+            .map(|(u, total)| (*u, unit_counts(u, total)))
+            .collect();
+        on_done(&counted);
+        BatchEnd::Counted
+    }
+
+    /// The table of the halves that meet `cols` in `part` and whose first row's queen is on a
+    /// column of `rows`, within `max` bytes; `None` when the deadline stopped it, or when it
+    /// passed them: then `rows` goes onto `pending` in two halves (a single column is filled
+    /// without a limit).
+    fn fill_first_row(
+        &self,
+        layout: &Layout,
+        (cols, part): (u32, u32),
+        rows: u32,
+        max: usize,
+        pending: &mut Vec<u32>,
+    ) -> Option<Table> {
+        let mut walks = self.whole.with_part(cols, part);
+        for w in &mut walks {
+            w.first_row = rows;
+        }
+        let single = rows.count_ones() <= 1;
+        let table = self.fill(layout, walks, if single { usize::MAX } else { max });
+        if table.is_none() && !single && !self.deadline.reached() {
+            // The lower half of the columns (by count), then the upper.
+            let mut low = 0u32;
+            for _ in 0..rows.count_ones() / 2 {
+                low |= (rows & !low) & (rows & !low).wrapping_neg();
+            }
+            pending.extend([rows & !low, low]);
+        }
+        table
+    }
+
     /// Counts `members` from their tables (`tables[0]` holds the halves that meet the batch
-    /// columns in `part`, `tables[1]` those in the rest; the same table when `same`), by
-    /// pairs of coarse buckets (their upper and lower columns'), each pair's buckets sorted by
-    /// the worker that counts its units.
+    /// columns in `part`, `tables[1]` those in the rest; the same table when `same`), handing
+    /// each finished unit's counts to `on_done`.
     fn match_members(
+        &self,
+        members: &[JoinUnit],
+        batch: (u32, u32),
+        tables: [&Table; 2],
+        same: bool,
+        on_done: &mut OnDone<'_>,
+    ) -> BatchEnd {
+        let mut finished = Vec::new();
+        self.match_totals(members, batch, tables, same, Finish::Counts, &mut |done| {
+            finished.clear();
+            finished.extend(done.iter().map(|(i, c)| (members[*i], c.clone())));
+            on_done(&finished);
+        })
+    }
+
+    /// Matches `members` (see [`Group::match_members`]) by pairs of coarse buckets (their
+    /// upper and lower columns'), each pair's buckets sorted by the worker that counts its
+    /// units, handing on each unit's index in `members` and its counts as `finish` says.
+    fn match_totals(
         &self,
         members: &[JoinUnit],
         (batch_cols, part): (u32, u32),
         tables: [&Table; 2],
         same: bool,
-        on_done: &mut OnDone<'_>,
+        finish: Finish,
+        on_done: &mut dyn FnMut(&[(usize, UnitCounts)]),
     ) -> BatchEnd {
         let level = Level::current();
         let full = u32::MAX >> (32 - self.n);
@@ -635,7 +806,14 @@ impl Group<'_> {
                             let u = &members[i];
                             let (up, low) = sides(u);
                             let (ups, lows) = (words(up, u.upper), words(low, lower_cols(u)));
-                            Some((*u, count_unit_with(level, u, ups, lows, scratch)?))
+                            let total = total_of_unit(level, u, ups, lows, scratch)?;
+                            let counts = match finish {
+                                Finish::Counts => unit_counts(u, total),
+                                Finish::Raw => UnitCounts {
+                                    found: [0, 0, 0, total],
+                                },
+                            };
+                            Some((i, counts))
                         })
                         .collect::<Option<Vec<_>>>()
                 })
@@ -656,6 +834,24 @@ impl Group<'_> {
         }
     }
 }
+
+/// What [`Group::match_totals`] hands on for a unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Finish {
+    /// Its counts by the size of their class.
+    Counts,
+    /// Its total alone (in `found[3]`), to be added up with the unit's other pieces first.
+    Raw,
+}
+
+/// The share of a batch's table budget that each piece of a table split by first rows may
+/// take ([`Group::count_by_first_rows`]): one piece of each table is held at a time, and the
+/// workers' sort buffers and matcher keys grow with them.
+const FIRST_ROW_SHARE: u64 = 8;
+
+/// The least table bytes that the finest cut splits by first rows: a batch smaller than that
+/// is filled without a limit (a split costs a fill and a match for each pair of pieces).
+const FIRST_ROW_SPLIT_FROM: u64 = 64 << 20;
 
 /// Counts every unit of the join of `cut`, calling `on_done` with each finished unit on the
 /// calling thread. The units are counted batch by batch, so memory stays within the cut's
@@ -781,6 +977,59 @@ mod tests {
                     );
                 }
                 assert_eq!(seen.len(), join_units(n).len(), "N = {n}, budget {budget}");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod first_row_tests {
+    use super::*;
+    use crate::count::Tally;
+
+    /// Batches whose finest cut passes the budget, their halves split by their first rows into
+    /// pieces of every size down to single columns, count the same as without the split (the
+    /// totals added up over the pieces, each unit handed on once), and the whole count is
+    /// A000170's and A002562's.
+    #[test]
+    fn first_row_pieces_add_up_to_each_unit() {
+        const SOLUTIONS: [u128; 4] = [352, 724, 2680, 14200];
+        const UNIQUE: [u128; 4] = [46, 92, 341, 1787];
+        let workers = Workers::new(2);
+        let quiet = Options::with_threads(2);
+        for n in 9..=12u32 {
+            let cut = JoinCut::new(n, 1, &workers, &Deadline::never()).unwrap();
+            for (budget, split_from) in [(1, 0), (4 << 10, 0), (1, u64::MAX)] {
+                let mut whole = Tally::default();
+                let mut seen = std::collections::HashSet::new();
+                for batch in &cut.batches {
+                    let mut tally = Tally::default();
+                    let (end, _) = count_batch_with(
+                        n,
+                        batch,
+                        budget,
+                        &workers,
+                        &quiet,
+                        &Deadline::never(),
+                        split_from,
+                        &mut |done| {
+                            for (u, c) in done {
+                                assert!(seen.insert((u.middle, u.upper)), "{u:?} twice");
+                                tally.add_orbit(u.orbit, c);
+                            }
+                        },
+                    );
+                    assert_eq!(end, BatchEnd::Counted);
+                    whole.solutions += tally.solutions;
+                    for (w, t) in whole.classes_times_8.iter_mut().zip(tally.classes_times_8) {
+                        *w += t;
+                    }
+                }
+                let i = n as usize - 9;
+                let label = format!("N = {n}, budget {budget}, split from {split_from}");
+                assert_eq!(seen.len(), join_units(n).len(), "{label}");
+                assert_eq!(whole.solutions, SOLUTIONS[i], "{label}");
+                assert_eq!(whole.unique(), UNIQUE[i], "{label}");
             }
         }
     }

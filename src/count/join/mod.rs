@@ -47,28 +47,30 @@ use units::*;
 pub(crate) use units::{applies, join_units, JoinUnit};
 use walk::*;
 
-/// Counts one unit's solutions by the size of their class; `None` when `scratch`'s deadline
-/// stopped it.
-fn count_unit_with(
+/// The solutions of one unit made of the given upper and lower halves; `None` when
+/// `scratch`'s deadline stopped the count.
+fn total_of_unit(
     level: Level,
     unit: &JoinUnit,
     upper: &[u64],
     lower: &[u64],
     scratch: &mut Scratch,
-) -> Option<UnitCounts> {
-    let mut counts = UnitCounts::default();
+) -> Option<u64> {
     scratch.stopped = false;
     let total = total_at(level, unit, upper, lower, scratch);
-    if scratch.stopped {
-        return None;
-    }
+    (!scratch.stopped).then_some(total)
+}
+
+/// The counts by the size of their class of a unit with `total` solutions.
+fn unit_counts(unit: &JoinUnit, total: u64) -> UnitCounts {
+    let mut counts = UnitCounts::default();
     let symmetric = if half_turn_fixed(unit) {
         classify_symmetric(unit, &mut counts)
     } else {
         0
     };
     counts.found[3] += total - symmetric;
-    Some(counts)
+    counts
 }
 
 thread_local! {
@@ -146,7 +148,7 @@ fn middle_attacks(n: u32, middle: u8) -> [u32; 32] {
 }
 
 /// The most central columns a batch is cut by (N = 24 needs about 15 under a 4 GiB cap).
-const MAX_BATCH_COLUMNS: u32 = 20;
+const MAX_BATCH_COLUMNS: u32 = 24;
 
 /// The batch columns for one context: the fewest central columns (the middle one left out)
 /// such that every batch's two tables fit in `budget` bytes.
@@ -171,7 +173,9 @@ fn choose_batch_columns(n: u32, middle: u8, sample: &Sample, record: u64, budget
             .max()
             .unwrap_or(0);
         // Records plus the offsets of both tables.
-        if sample.scaled(worst) * record + 2 * 4 * (1u64 << n) <= budget || m >= MAX_BATCH_COLUMNS {
+        if sample.scaled(worst) * record + batches::table_slack(n) <= budget
+            || m >= MAX_BATCH_COLUMNS
+        {
             return mask;
         }
     }

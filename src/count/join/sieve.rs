@@ -26,7 +26,7 @@ pub(super) const GATHER_BYTES: usize = 7;
 
 /// Where a [`Gather`] set by [`Gather::set_split`] puts its second mask's bits (the sieve's
 /// part code) above the first's (the rest of the key).
-pub(super) const CODE_SHIFT: u32 = 52;
+pub(super) const CODE_SHIFT: u32 = 54;
 
 /// The bits of keys at a mask, packed low in their order (what BMI2's `pext` computes), by
 /// tables where `pext` is slow or missing: one table per byte of a key gives the bits the

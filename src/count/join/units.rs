@@ -237,4 +237,4 @@ pub(super) const NO_MIDDLE: u8 = u8::MAX;
 /// The largest board the join counts (projected from samples up to N = 25; at N = 26 the
 /// plan is made, but a batch lists a walk for every placement of its part's queens, millions
 /// of them, and passed 24 GB; see docs/scale.md).
-pub(crate) const MAX_JOIN_N: u32 = 25;
+pub(crate) const MAX_JOIN_N: u32 = 28;

@@ -24,6 +24,9 @@ pub(super) struct Upper {
     /// The rows from each row on without a placed queen (set where `required` is).
     pub(super) open: [u8; 16],
     pub(super) forbidden: u32,
+    /// The columns the first row's queen may take (all but where a unit's halves are split
+    /// by it, see `Group::count_by_first_rows`).
+    pub(super) first_row: u32,
     /// Columns every placement takes (a batch's part); the walk prunes where too few rows are
     /// left for those still unused.
     pub(super) required: u32,
@@ -48,6 +51,7 @@ impl Upper {
             placed: [0; 16],
             open: [0; 16],
             forbidden,
+            first_row: full,
             required: 0,
             others: full & !forbidden,
             odd: n % 2 == 1,
@@ -169,13 +173,16 @@ impl Upper {
         }
     }
 
-    /// The free columns of the first row (the left half only, when walking by the mirror).
+    /// The free columns of `row`, and for the first row only those of `first_row` (of the left
+    /// half, when walking by the mirror).
     pub(super) fn first_free(&self, row: usize, cols: u32, a: u32, b: u32) -> u32 {
         let free = self.free(row, cols, a, b);
-        if row == 0 && self.kept == Kept::NeededByMirror {
-            free & ((1 << (self.n / 2)) - 1)
-        } else {
+        if row != 0 {
             free
+        } else if self.kept == Kept::NeededByMirror {
+            free & self.first_row & ((1 << (self.n / 2)) - 1)
+        } else {
+            free & self.first_row
         }
     }
 
@@ -451,10 +458,11 @@ impl Sample {
 /// many), for board size `n`: every [`SAMPLE_STEP`]th walk from the first four rows up to
 /// N = 19, then a four times sparser sample for each size above (from deeper starts, so that
 /// a sparse sample still holds thousands of walks): its cost stays near a second of CPU time
-/// (N = 21: 0.6 s rather than 10 s).
+/// (N = 21: 0.6 s rather than 10 s). The starts are at most 8 rows deep: listing those of 9
+/// rows at N = 28 took more than 3 minutes.
 pub(super) fn sample_shape(n: u32) -> (usize, usize) {
     let above = n.saturating_sub(19) as usize;
-    (4 + above.div_ceil(2), SAMPLE_STEP << (2 * above))
+    ((4 + above.div_ceil(2)).min(8), SAMPLE_STEP << (2 * above))
 }
 
 /// Counts the halves of every so many walks from the placements of a few rows
@@ -491,7 +499,9 @@ pub(super) fn sample_halves(
         || vec![0u32; sets],
         |counts, walk, starts| count_halves(level, walk, starts, counts),
     );
-    let mut counts = vec![0u32; sets];
+    // Added up into the first worker's counts (at N = 28 each takes 1 GiB).
+    let mut parts = parts.into_iter();
+    let mut counts = parts.next().unwrap_or_else(|| vec![0u32; sets]);
     for part in parts {
         for (x, y) in counts.iter_mut().zip(part) {
             *x += y;
