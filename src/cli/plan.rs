@@ -126,7 +126,8 @@ pub struct PlanListing {
     pub cores: Option<u64>,
     /// With --cores: threads per shard (one process each; default for the join, whose units
     /// run on all of a process's threads, 16, or fewer where their buffers would crowd the
-    /// memory cap (8 at N = 24 and 25 under 4096 MiB); 1 for the constellation search).
+    /// memory cap (8 at N = 24 and 25, 4 at 26 and 27, 1 at 28 under 4096 MiB); 1 for the
+    /// constellation search).
     #[arg(long, value_name = "T", requires = "cores", value_parser = clap::value_parser!(u64).range(1..=256))]
     pub shard_threads: Option<u64>,
 }

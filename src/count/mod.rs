@@ -14,7 +14,7 @@
 //! [`WorkUnit`]s with stable ids, scheduled dynamically over the threads by
 //! [`crate::schedule`].
 //!
-//! For N = 16..=25, [`count`] instead joins the upper and lower halves of the board (`join`,
+//! For N = 16..=28, [`count`] instead joins the upper and lower halves of the board (`join`,
 //! see docs/count.md): it lists every upper half once, grouped by its columns, and counts the
 //! pairs of halves on complementary columns whose diagonals do not meet. The work plans
 //! ([`work_units`], [`count_unit`]) keep the constellation units for every N.
@@ -384,7 +384,9 @@ impl JoinBatches {
         let n = self.cut.n;
         let b = &self.cut.batches[i];
         let record = u64::from(2 * n + 12).div_ceil(8);
-        (b.halves * record as f64) as u64
+        // A batch whose tables pass the budget is counted in pieces within it.
+        let budget = join::batches::table_bytes(n, self.memory);
+        ((b.halves * record as f64) as u64).min(budget)
             + join::batches::table_slack(n)
             + join::batches::reserved_bytes(n)
     }
@@ -439,13 +441,13 @@ impl JoinBatches {
     }
 }
 
-/// Whether the join counts boards of size `n` at all (N = 4..=25).
+/// Whether the join counts boards of size `n` at all (N = 4..=28).
 pub fn join_applies(n: u32) -> bool {
     join::applies(n)
 }
 
 /// Whether [`count`], and the work plans (`crate::scale::plan_for`), count boards of size `n`
-/// with the join: where it is measured faster (N = 16..=25), unless `QUEENS_KERNEL=dfs` (or
+/// with the join: where it is measured faster (N = 16..=28), unless `QUEENS_KERNEL=dfs` (or
 /// `=join`) forces one counter where it applies.
 pub fn join_is_chosen(n: u32) -> bool {
     use_join(n)

@@ -28,7 +28,7 @@ pub struct JoinPlan {
 }
 
 impl JoinPlan {
-    /// The plan of board size `n` (N = 4..=25) for a cap of `memory_mib` MiB per process,
+    /// The plan of board size `n` (N = 4..=28) for a cap of `memory_mib` MiB per process,
     /// sampled on `options`' threads (its deadline stops the sampling).
     pub fn new(n: u32, memory_mib: u64, options: &Options) -> Result<JoinPlan, PlanError> {
         let workers = Workers::new(options.threads);

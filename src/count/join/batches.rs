@@ -264,6 +264,19 @@ impl JoinCut {
                     || !symmetric
                     || wider.count_ones() < m + 2
                 {
+                    // A batch that passes the budget at the finest cut is counted in pieces by
+                    // first rows, two of them (about 2 / N of a part's table each) at a time.
+                    let worst = if worst > fits {
+                        let largest_part = groups
+                            .iter()
+                            .flat_map(|(parts, _)| parts.iter())
+                            .map(|&q| bytes(sample.scaled(size(&[q]))))
+                            .max()
+                            .unwrap_or(0);
+                        worst.min(4 * largest_part / n as u64)
+                    } else {
+                        worst
+                    };
                     needed = needed.max(worst + offsets);
                     break groups
                         .into_iter()
@@ -734,7 +747,7 @@ impl Group<'_> {
         let mut finished = Vec::new();
         self.match_totals(members, batch, tables, same, Finish::Counts, &mut |done| {
             finished.clear();
-            finished.extend(done.iter().map(|(i, c)| (members[*i], c.clone())));
+            finished.extend(done.iter().map(|(i, c)| (members[*i], *c)));
             on_done(&finished);
         })
     }
@@ -749,7 +762,7 @@ impl Group<'_> {
         tables: [&Table; 2],
         same: bool,
         finish: Finish,
-        on_done: &mut dyn FnMut(&[(usize, UnitCounts)]),
+        on_done: &mut OnMatched<'_>,
     ) -> BatchEnd {
         let level = Level::current();
         let full = u32::MAX >> (32 - self.n);
@@ -834,6 +847,9 @@ impl Group<'_> {
         }
     }
 }
+
+/// Hears matched units as their indices among a group's members, with their counts.
+type OnMatched<'a> = dyn FnMut(&[(usize, UnitCounts)]) + 'a;
 
 /// What [`Group::match_totals`] hands on for a unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -148,7 +148,7 @@ fn middle_attacks(n: u32, middle: u8) -> [u32; 32] {
 }
 
 /// The most central columns a batch is cut by (N = 24 needs about 15 under a 4 GiB cap).
-const MAX_BATCH_COLUMNS: u32 = 24;
+const MAX_BATCH_COLUMNS: u32 = 26;
 
 /// The batch columns for one context: the fewest central columns (the middle one left out)
 /// such that every batch's two tables fit in `budget` bytes.
@@ -606,24 +606,30 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        let low52 = u64::MAX >> 12;
-        let mut masks = vec![0, low52, 1, 1 << 47, 1 << 51, 0x5555_5555_5555, 0xff00_ff00];
+        // Keys have at most 56 bits (N = 28), of which masks keep at most 54.
+        let low56 = u64::MAX >> 8;
+        let mut masks = vec![0, low56, 1, 1 << 47, 1 << 55, 0x5555_5555_5555, 0xff00_ff00];
         for _ in 0..200 {
-            // Masks of every density and width (keys have at most 52 bits).
-            let (a, b, c) = (next() & low52, next() & low52, next());
-            masks.extend([a, a & b, a | b, a & b & c, a >> (c % 52)]);
+            // Masks of every density and width.
+            let (a, b, c) = (next() & low56, next() & low56, next());
+            masks.extend([a, a & b, a | b, a & b & c, a >> (c % 56)]);
+        }
+        for mask in &mut masks {
+            while mask.count_ones() > 54 {
+                *mask &= *mask - 1;
+            }
         }
         let bmi2 = Level::current().fast_pext();
         let (mut whole, mut split) = (Gather::default(), Gather::default());
         for &mask in &masks {
-            // A code has at most 12 bits (it sits above the rest), here some of the mask's.
+            // A code has at most 10 bits (it sits above the rest), here some of the mask's.
             let codes = mask & (u64::MAX >> CODE_SHIFT) << (next() % 40);
             let rest = mask & !codes;
             whole.set(mask);
             split.set_split(rest, codes);
             let bytes = (64 - mask.leading_zeros()).div_ceil(8);
             for _ in 0..20 {
-                let x = next() & low52;
+                let x = next() & low56;
                 assert_eq!(pext(x, mask, None), extract_bits(x, mask));
                 if bmi2.is_some() {
                     assert_eq!(pext(x, mask, bmi2), extract_bits(x, mask));
@@ -723,19 +729,19 @@ mod tests {
         }
     }
 
-    /// Keys of 52 bits, as N = 26's words are (N = 25's reach bit 49), with 50 of them kept,
-    /// bits 48 to 51 among them: every level counts the pairs of the plain loop, sieved or
+    /// Keys of 56 bits, as N = 28's words are (N = 25's reach bit 49), with 54 of them kept,
+    /// bits 48 to 55 among them: every level counts the pairs of the plain loop, sieved or
     /// not (the byte tables of the levels without a fast `pext` read a seventh byte for
-    /// them, and a sieve's rest of up to 49 bits stays below its part code).
+    /// them, and a sieve's rest of up to 53 bits stays below its part code).
     #[test]
     fn keys_above_bit_48_count_on_every_level() {
         let mut seed = 0x0bad_5eed_1234_5678u64;
-        let keep = (u64::MAX >> 12) & !(1 << 7 | 1 << 30);
-        assert_eq!((keep.count_ones(), keep >> 48), (50, 15));
+        let keep = (u64::MAX >> 8) & !(1 << 7 | 1 << 30);
+        assert_eq!((keep.count_ones(), keep >> 48), (54, 255));
         let mut scratch = Scratch::default();
         for &(items, patterns) in &[(100, 600), (300, 2100), (200, 70000)] {
-            let a = keys(&mut seed, items, 52, 12);
-            let b = keys(&mut seed, patterns, 52, 12);
+            let a = keys(&mut seed, items, 56, 12);
+            let b = keys(&mut seed, patterns, 56, 12);
             let kept = |words: &[u64]| -> Vec<u64> { words.iter().map(|&w| w & keep).collect() };
             let expected = disjoint_pairs_plain(&kept(&a), &kept(&b));
             for level in Level::ALL.into_iter().filter(|l| l.supported()) {

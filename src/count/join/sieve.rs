@@ -17,15 +17,16 @@ pub(super) const MAX_CUT: usize = 10;
 /// a few per cent).
 pub(super) const SMALL_CUT: usize = 6;
 
-/// Bytes of a key a [`Gather`] reads by table at most: keys have at most 2N bits, 52 at
-/// N = 26, of which at most 50 are kept (at even N no upper key has two of the bits, at odd
+/// Bytes of a key a [`Gather`] reads by table at most: keys have at most 2N bits, 56 at
+/// N = 28, of which at most 54 are kept (at even N no upper key has two of the bits, at odd
 /// N the middle queen's two diagonals are never kept). The bytes read are those the
 /// mask reaches ([`with_gather_bytes`]): reading 8 bytes for every key made the count of
 /// N = 18 some 5 % slower.
 pub(super) const GATHER_BYTES: usize = 7;
 
 /// Where a [`Gather`] set by [`Gather::set_split`] puts its second mask's bits (the sieve's
-/// part code) above the first's (the rest of the key).
+/// part code, at most [`MAX_CUT`] of them) above the first's (the rest of the key, at most 54
+/// bits at N = 28).
 pub(super) const CODE_SHIFT: u32 = 54;
 
 /// The bits of keys at a mask, packed low in their order (what BMI2's `pext` computes), by
@@ -59,7 +60,7 @@ impl Gather {
 
     /// Makes the tables gather the bits of `low` packed from bit 0 and, in the same value,
     /// those of `high` packed from bit [`CODE_SHIFT`] (masks below bit 56, without a common
-    /// bit, `low` of at most [`CODE_SHIFT`] bits and `high` of at most 12): one pass gives a
+    /// bit, `low` of at most [`CODE_SHIFT`] bits and `high` of at most 10): one pass gives a
     /// key's part code and its rest.
     pub(super) fn set_split(&mut self, low: u64, high: u64) {
         debug_assert!(
@@ -162,7 +163,7 @@ pub(super) fn cut_bits(items: usize, patterns: usize, bits: u32) -> usize {
 }
 
 /// The number of pairs (a, b), a in `items`, b in `patterns`, whose keys (`item_key(a)` and
-/// `pattern_key(b)`, below bit 56) have no bit of `keep` (at most 50 bits) in common. Large
+/// `pattern_key(b)`, below bit 56) have no bit of `keep` (at most 54 bits) in common. Large
 /// groups are first sieved: both sides are split by the values of a few key bits (the ones
 /// that rule out the most pairs), and only parts that can match (no cut bit in both) are
 /// compared. The keys

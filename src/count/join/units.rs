@@ -234,7 +234,7 @@ pub(super) fn extract(x: u32, mask: u32) -> u32 {
 /// No middle queen (even `n`).
 pub(super) const NO_MIDDLE: u8 = u8::MAX;
 
-/// The largest board the join counts (projected from samples up to N = 25; at N = 26 the
-/// plan is made, but a batch lists a walk for every placement of its part's queens, millions
-/// of them, and passed 24 GB; see docs/scale.md).
+/// The largest board the join counts (N = 26 to 28 since 2026-12-07: a batch that passes the
+/// cap at the finest cut is counted in pieces split by the halves' first rows; see
+/// docs/scale.md for what they cost).
 pub(crate) const MAX_JOIN_N: u32 = 28;
