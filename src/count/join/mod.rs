@@ -308,16 +308,21 @@ mod tests {
         }
     }
 
-    /// A small deterministic generator (xorshift).
+    /// The next value of a small deterministic generator (xorshift).
+    fn xorshift(seed: &mut u64) -> u64 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed
+    }
+
+    /// Random keys of `bits` bits, each set with `density` per cent, by [`xorshift`].
     fn keys(seed: &mut u64, len: usize, bits: u32, density: u32) -> Vec<u64> {
         (0..len)
             .map(|_| {
                 let mut k = 0u64;
                 for b in 0..bits {
-                    *seed ^= *seed << 13;
-                    *seed ^= *seed >> 7;
-                    *seed ^= *seed << 17;
-                    if *seed % 100 < density as u64 {
+                    if xorshift(seed) % 100 < density as u64 {
                         k |= 1 << b;
                     }
                 }
@@ -425,9 +430,7 @@ mod tests {
                 let mut heard: Vec<(u32, u64)> = Vec::new();
                 whole.walk_from(whole.root(), &mut |c, w| heard.push((c, w)));
                 for _ in 0..6 {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
+                    let seed = xorshift(&mut seed);
                     let mask = seed as u32 & full & !mid_bit;
                     let part = (seed >> 32) as u32 & mask;
                     let mut want: Vec<(u32, u64)> = heard
@@ -473,9 +476,7 @@ mod tests {
             let mut heard: Vec<(u32, u64)> = Vec::new();
             whole.walk_from(whole.root(), &mut |c, w| heard.push((c, w)));
             for _ in 0..6 {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
+                let seed = xorshift(&mut seed);
                 let half = seed as u32 & full & !mid_bit;
                 let mask = half | units::mirror(n, half);
                 let part = (seed >> 32) as u32 & mask;
