@@ -14,7 +14,7 @@
 //! [`WorkUnit`]s with stable ids, scheduled dynamically over the threads by
 //! [`crate::schedule`].
 //!
-//! For N = 16..=28, [`count`] instead joins the upper and lower halves of the board (`join`,
+//! For N = 16..=26 (to 28 when forced), [`count`] instead joins the upper and lower halves of the board (`join`,
 //! see docs/count.md): it lists every upper half once, grouped by its columns, and counts the
 //! pairs of halves on complementary columns whose diagonals do not meet. The work plans
 //! ([`work_units`], [`count_unit`]) keep the constellation units for every N.
@@ -447,8 +447,9 @@ pub fn join_applies(n: u32) -> bool {
 }
 
 /// Whether [`count`], and the work plans (`crate::scale::plan_for`), count boards of size `n`
-/// with the join: where it is measured faster (N = 16..=28), unless `QUEENS_KERNEL=dfs` (or
-/// `=join`) forces one counter where it applies.
+/// with the join: by default N = 16..=26, where it is measured faster and its plan is made
+/// within the cap in seconds, unless `QUEENS_KERNEL=dfs` (or `=join`, which reaches 28)
+/// forces one counter where it applies.
 pub fn join_is_chosen(n: u32) -> bool {
     use_join(n)
 }
@@ -457,9 +458,16 @@ pub fn join_is_chosen(n: u32) -> bool {
 /// constellation search is faster (measured, see docs/count.md).
 const JOIN_FROM: u32 = 16;
 
+/// The largest board [`count`] counts with the join by default. At N = 27 and 28 the join
+/// runs when forced (`QUEENS_KERNEL=join`), but its plan takes minutes to make (409 s and
+/// 5.0 GB at 27, some 150 s and 3.5 GB at 28, past the time limit of a short shard and,
+/// at 27, the default cap), so the plans there stay the constellation search's (see
+/// docs/scale.md, "Projections").
+const JOIN_TO: u32 = 26;
+
 /// Whether [`count`] counts boards of size `n` with the join (see [`join`]):
-/// `JOIN_FROM..=join::MAX_JOIN_N` by default; `QUEENS_KERNEL=join` or `=dfs` forces one
-/// counter where it applies (for comparisons).
+/// `JOIN_FROM..=JOIN_TO` by default; `QUEENS_KERNEL=join` or `=dfs` forces one counter where
+/// it applies (for comparisons, and the join at N = 27 and 28).
 fn use_join(n: u32) -> bool {
     static CHOICE: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
     let forced = *CHOICE.get_or_init(|| match std::env::var("QUEENS_KERNEL").as_deref() {
@@ -467,7 +475,7 @@ fn use_join(n: u32) -> bool {
         Ok("dfs") => Some(false),
         _ => None,
     });
-    join::applies(n) && forced.unwrap_or(n >= JOIN_FROM)
+    join::applies(n) && forced.unwrap_or((JOIN_FROM..=JOIN_TO).contains(&n))
 }
 
 /// [`count`] by the join's units. `QUEENS_JOIN_SAMPLE=K` (K > 1, for benchmarks) counts
