@@ -163,6 +163,7 @@ fn run_ledger_count(
             _ => None,
         }
     });
+    let started = std::time::Instant::now();
     let plan = CompletePlan::new(board, depth).map_err(|e| Failure::bad_input(e.to_string()))?;
     let job = plan.complete_job();
     let render = |report: &RunReport, place: &RunPlace<'_>, json: bool| {
@@ -176,8 +177,8 @@ fn run_ledger_count(
         &plan,
         &args.ledger,
         options,
-        json,
-        args.search.quiet,
+        (json, args.search.quiet),
+        started,
         &render,
     )
 }

@@ -112,6 +112,7 @@ fn run_refutation(args: &GuardArgs) -> Result<Status, Failure> {
         ));
     }
     let rule = Rule::from_independent(args.independent);
+    let started = std::time::Instant::now();
     let plan = super::plan::guard_plan_or_fail(full, rule, &args.refutation)?;
     let job = plan.guard_job();
     let render = |report: &RunReport, place: &RunPlace<'_>, json: bool| {
@@ -129,8 +130,8 @@ fn run_refutation(args: &GuardArgs) -> Result<Status, Failure> {
         &plan,
         &args.ledger,
         &args.search.options(),
-        format == OutputFormat::Json,
-        args.search.quiet,
+        (format == OutputFormat::Json, args.search.quiet),
+        started,
         &render,
     )
 }

@@ -14,7 +14,7 @@
 //! [`WorkUnit`]s with stable ids, scheduled dynamically over the threads by
 //! [`crate::schedule`].
 //!
-//! For N = 16..=26 (to 28 when forced), [`count`] instead joins the upper and lower halves of the board (`join`,
+//! For N = 16..=28, [`count`] instead joins the upper and lower halves of the board (`join`,
 //! see docs/count.md): it lists every upper half once, grouped by its columns, and counts the
 //! pairs of halves on complementary columns whose diagonals do not meet. The work plans
 //! ([`work_units`], [`count_unit`]) keep the constellation units for every N.
@@ -332,8 +332,9 @@ impl JoinBatches {
         let Some(cut) = join::batches::JoinCut::new(n, budget, workers, deadline) else {
             return Ok(None);
         };
-        if cut.needed > budget {
-            return Err(too_small(n, memory, cut.needed));
+        if cut.needed > cut.budget {
+            let needed = cut.needed + (budget - cut.budget);
+            return Err(too_small(n, memory, needed));
         }
         Ok(Some(JoinBatches { cut, memory }))
     }
@@ -362,14 +363,15 @@ impl JoinBatches {
     /// columns, part, number of join units and their column sets.
     pub fn key(&self, i: usize) -> Vec<u64> {
         let b = &self.cut.batches[i];
+        let members = b.members(self.cut.n);
         [
             u64::from(b.middle),
             u64::from(b.cols),
             u64::from(b.part),
-            b.members.len() as u64,
+            members.len() as u64,
         ]
         .into_iter()
-        .chain(b.members.iter().map(|u| u64::from(u.upper)))
+        .chain(members.iter().map(|u| u64::from(u.upper)))
         .collect()
     }
 
@@ -384,11 +386,14 @@ impl JoinBatches {
         let n = self.cut.n;
         let b = &self.cut.batches[i];
         let record = u64::from(2 * n + 12).div_ceil(8);
-        // A batch whose tables pass the budget is counted in pieces within it.
-        let budget = join::batches::table_bytes(n, self.memory);
+        // A batch whose tables pass the budget is counted in pieces within it; the plan
+        // holds what the cap leaves beyond the tables' budget and the reserve.
+        let budget = self.cut.budget;
+        let plan = join::batches::table_bytes(n, self.memory) - budget;
         ((b.halves * record as f64) as u64).min(budget)
             + join::batches::table_slack(n)
             + join::batches::reserved_bytes(n)
+            + plan
     }
 
     /// The most threads, up to `most`, whose workers' own memory (sort and matcher buffers,
@@ -403,6 +408,7 @@ impl JoinBatches {
     /// Unit `i` in words, for `queens plan`.
     pub fn describe(&self, i: usize) -> String {
         let b = &self.cut.batches[i];
+        let members = b.members(self.cut.n).len();
         let cols = |set: u32| -> String {
             let list: Vec<String> = (0..32)
                 .filter(|c| set >> c & 1 == 1)
@@ -416,16 +422,24 @@ impl JoinBatches {
             format!("middle queen in column {}; ", b.middle)
         };
         if b.cols == 0 {
-            format!("{context}the whole context; {} join units", b.members.len())
+            format!("{context}the whole context; {members} join units")
         } else {
             format!(
                 "{context}batch columns {}, part {} or {}; {} join units",
                 cols(b.cols),
                 cols(b.part),
                 cols(b.cols & !b.part),
-                b.members.len()
+                members
             )
         }
+    }
+
+    /// Counts a share of unit `i` on `workers` for a projection: all of it, or where its
+    /// tables are split by first rows one upper run of columns in seven. The share counted
+    /// (its counts are not kept), or `None` if `deadline` passed first.
+    pub fn count_share(&self, i: usize, workers: &Workers, deadline: &Deadline) -> Option<f64> {
+        let batch = &self.cut.batches[i];
+        join::batches::count_sampled_batch(self.cut.n, batch, self.cut.budget, workers, deadline)
     }
 
     /// Counts unit `i` on `workers`: its [`Tally`], or `None` if `deadline` passed first (the
@@ -447,9 +461,8 @@ pub fn join_applies(n: u32) -> bool {
 }
 
 /// Whether [`count`], and the work plans (`crate::scale::plan_for`), count boards of size `n`
-/// with the join: by default N = 16..=26, where it is measured faster and its plan is made
-/// within the cap in seconds, unless `QUEENS_KERNEL=dfs` (or `=join`, which reaches 28)
-/// forces one counter where it applies.
+/// with the join: by default N = 16..=28, where it is measured faster, unless
+/// `QUEENS_KERNEL=dfs` (or `=join`) forces one counter where it applies.
 pub fn join_is_chosen(n: u32) -> bool {
     use_join(n)
 }
@@ -458,16 +471,15 @@ pub fn join_is_chosen(n: u32) -> bool {
 /// constellation search is faster (measured, see docs/count.md).
 const JOIN_FROM: u32 = 16;
 
-/// The largest board [`count`] counts with the join by default. At N = 27 and 28 the join
-/// runs when forced (`QUEENS_KERNEL=join`), but its plan takes minutes to make (409 s and
-/// 5.0 GB at 27, some 150 s and 3.5 GB at 28, past the time limit of a short shard and,
-/// at 27, the default cap), so the plans there stay the constellation search's (see
-/// docs/scale.md, "Projections").
-const JOIN_TO: u32 = 26;
+/// The largest board [`count`] counts with the join by default: all it reaches since
+/// 2026-12-07, when its plans of N = 27 and 28 came down to 60 and 15 s on 2 threads
+/// (1.5 and 2.2 GB while they are made; from 409 s and 5.0 GB, 150 s and 3.5 GB). The
+/// constellation search is some 70 times costlier there (docs/scale.md, "Projections").
+const JOIN_TO: u32 = 28;
 
 /// Whether [`count`] counts boards of size `n` with the join (see [`join`]):
 /// `JOIN_FROM..=JOIN_TO` by default; `QUEENS_KERNEL=join` or `=dfs` forces one counter where
-/// it applies (for comparisons, and the join at N = 27 and 28).
+/// it applies (for comparisons).
 fn use_join(n: u32) -> bool {
     static CHOICE: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
     let forced = *CHOICE.get_or_init(|| match std::env::var("QUEENS_KERNEL").as_deref() {

@@ -58,6 +58,9 @@ pub struct SampleCount {
     pub unit_seconds: f64,
     /// Wall seconds spent on units given up at the deadline, added up likewise.
     pub given_up_seconds: f64,
+    /// The shares of the finished units counted, added up (as many as `units` unless some
+    /// were counted in part, [`WorkPlan::count_share_on`]).
+    pub shares: f64,
 }
 
 impl SampleCount {
@@ -82,9 +85,9 @@ pub fn count_sample(plan: &dyn WorkPlan, sample: &Sample, options: &Options) -> 
     let count_one = |u: &PlannedUnit, deadline: &crate::Deadline| {
         let started = std::time::Instant::now();
         let count = if plan.units_share_workers() {
-            plan.count_unit_on(u.id, &workers, deadline)
+            plan.count_share_on(u.id, &workers, deadline)
         } else {
-            plan.count_unit_until(u.id, deadline)
+            plan.count_unit_until(u.id, deadline).map(|_| 1.0)
         };
         let seconds = started.elapsed().as_secs_f64();
         if count.is_none() {
@@ -101,9 +104,10 @@ pub fn count_sample(plan: &dyn WorkPlan, sample: &Sample, options: &Options) -> 
                 break;
             }
             match count_one(u, &deadline) {
-                Some((_, seconds)) => {
+                Some((share, seconds)) => {
                     out.units += 1;
-                    out.work += u.work;
+                    out.work += u.work * share;
+                    out.shares += share;
                     out.unit_seconds += seconds;
                 }
                 None => break,
@@ -113,9 +117,10 @@ pub fn count_sample(plan: &dyn WorkPlan, sample: &Sample, options: &Options) -> 
         return out;
     }
     let finished = run_units(&sample.units, options, count_one, |batch| {
-        for (k, (_, seconds)) in batch {
+        for (k, (share, seconds)) in batch {
             out.units += 1;
-            out.work += sample.units[k].work;
+            out.work += sample.units[k].work * share;
+            out.shares += share;
             out.unit_seconds += seconds;
         }
         Ok::<(), std::convert::Infallible>(())

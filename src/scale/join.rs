@@ -23,7 +23,8 @@ const JOIN_PLAN_TAG: u64 = 0x7175_6565_6e73_4a01; // "queens" J, version 1
 pub struct JoinPlan {
     batches: JoinBatches,
     memory_mib: u64,
-    specs: Vec<UnitSpec>,
+    /// The units' checksums, by id (8 bytes a unit: N = 27 has 20 million).
+    unit_checksums: Vec<u64>,
     checksum: u64,
 }
 
@@ -38,21 +39,44 @@ impl JoinPlan {
                 other => PlanError::Join(other.to_string()),
             })?
             .ok_or(PlanError::Stopped)?;
-        let specs: Vec<UnitSpec> = (0..batches.len())
-            .map(|i| UnitSpec {
-                id: i as u64,
-                checksum: checksum_words(std::iter::once(u64::from(n)).chain(batches.key(i))),
-            })
-            .collect();
+        // On all the threads, a million units at a time (N = 27 has 20 million: seconds),
+        // so that Ctrl-C stops them.
+        let deadline = options.deadline();
+        let mut unit_checksums = Vec::with_capacity(batches.len());
+        for from in (0..batches.len()).step_by(1 << 20) {
+            if deadline.reached() {
+                return Err(PlanError::Stopped);
+            }
+            let to = batches.len().min(from + (1 << 20));
+            let mut chunk = Vec::new();
+            workers.install(|| {
+                use rayon::prelude::*;
+                (from..to)
+                    .into_par_iter()
+                    .map(|i| checksum_words(std::iter::once(u64::from(n)).chain(batches.key(i))))
+                    .collect_into_vec(&mut chunk)
+            });
+            unit_checksums.extend_from_slice(&chunk);
+        }
         let checksum = checksum_words(
-            [JOIN_PLAN_TAG, u64::from(n), memory_mib, specs.len() as u64]
-                .into_iter()
-                .chain(specs.iter().flat_map(|s| [s.id, s.checksum])),
+            [
+                JOIN_PLAN_TAG,
+                u64::from(n),
+                memory_mib,
+                unit_checksums.len() as u64,
+            ]
+            .into_iter()
+            .chain(
+                unit_checksums
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(id, &c)| [id as u64, c]),
+            ),
         );
         Ok(JoinPlan {
             batches,
             memory_mib,
-            specs,
+            unit_checksums,
             checksum,
         })
     }
@@ -83,7 +107,7 @@ impl WorkPlan for JoinPlan {
     }
 
     fn unit_count(&self) -> u64 {
-        self.specs.len() as u64
+        self.unit_checksums.len() as u64
     }
 
     fn checksum(&self) -> u64 {
@@ -91,11 +115,21 @@ impl WorkPlan for JoinPlan {
     }
 
     fn spec(&self, id: u64) -> Option<UnitSpec> {
-        self.specs.get(usize::try_from(id).ok()?).copied()
+        let checksum = *self.unit_checksums.get(usize::try_from(id).ok()?)?;
+        Some(UnitSpec { id, checksum })
     }
 
     fn range_checksums(&self, ranges: &[(u64, u64)]) -> Vec<Option<u64>> {
-        super::plan::listed_range_checksums(&self.specs, ranges)
+        ranges
+            .iter()
+            .map(|&(first, last)| {
+                (first <= last && last < self.unit_count()).then(|| {
+                    let specs: Vec<UnitSpec> =
+                        (first..=last).filter_map(|id| self.spec(id)).collect();
+                    super::plan::range_checksum(&specs)
+                })
+            })
+            .collect()
     }
 
     fn for_each_batch(
@@ -103,7 +137,7 @@ impl WorkPlan for JoinPlan {
         shard: Option<Shard>,
         batch: &mut dyn FnMut(Vec<PlannedUnit>) -> bool,
     ) {
-        let mut units: Vec<PlannedUnit> = (0..self.specs.len())
+        let mut units: Vec<PlannedUnit> = (0..self.unit_checksums.len())
             .filter(|&i| in_shard(shard, i as u64))
             .map(|i| PlannedUnit {
                 id: i as u64,
@@ -119,7 +153,7 @@ impl WorkPlan for JoinPlan {
     }
 
     fn estimated_work(&self, shard: Option<Shard>) -> f64 {
-        (0..self.specs.len())
+        (0..self.unit_checksums.len())
             .filter(|&i| in_shard(shard, i as u64))
             .map(|i| self.batches.work(i))
             .sum()
@@ -144,12 +178,23 @@ impl WorkPlan for JoinPlan {
     }
 
     fn count_unit_on(&self, id: u64, workers: &Workers, deadline: &Deadline) -> Option<UnitCount> {
-        let i = usize::try_from(id).ok().filter(|&i| i < self.specs.len())?;
+        let i = usize::try_from(id)
+            .ok()
+            .filter(|&i| i < self.unit_checksums.len())?;
         self.batches.count(i, workers, deadline).map(ledger_count)
     }
 
+    fn count_share_on(&self, id: u64, workers: &Workers, deadline: &Deadline) -> Option<f64> {
+        let i = usize::try_from(id)
+            .ok()
+            .filter(|&i| i < self.unit_checksums.len())?;
+        self.batches.count_share(i, workers, deadline)
+    }
+
     fn unit_memory(&self, id: u64) -> Option<u64> {
-        let i = usize::try_from(id).ok().filter(|&i| i < self.specs.len())?;
+        let i = usize::try_from(id)
+            .ok()
+            .filter(|&i| i < self.unit_checksums.len())?;
         Some(self.batches.unit_bytes(i))
     }
 
@@ -160,7 +205,7 @@ impl WorkPlan for JoinPlan {
     fn describe_unit(&self, id: u64) -> String {
         usize::try_from(id)
             .ok()
-            .filter(|&i| i < self.specs.len())
+            .filter(|&i| i < self.unit_checksums.len())
             .map(|i| self.batches.describe(i))
             .unwrap_or_default()
     }
@@ -239,7 +284,7 @@ mod tests {
         let a = JoinPlan::new(14, 4096, &Options::with_threads(1)).unwrap();
         let b = JoinPlan::new(14, 4096, &Options::with_threads(2)).unwrap();
         assert_eq!(a.checksum(), b.checksum());
-        assert_eq!(a.specs, b.specs);
+        assert_eq!(a.unit_checksums, b.unit_checksums);
         let reserved = crate::count::join_reserved_bytes(14).div_ceil(1 << 20);
         let c = JoinPlan::new(14, reserved + 4, &Options::with_threads(2)).unwrap();
         assert_ne!(a.checksum(), c.checksum());

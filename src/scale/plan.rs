@@ -215,6 +215,12 @@ pub trait WorkPlan: Sync {
         let _ = workers;
         self.count_unit_until(id, deadline)
     }
+    /// Counts a share of unit `id` on `workers` for a projection (`plan --estimate`), its
+    /// counts not kept: the share of the unit's work counted, or `None` if `deadline` passed
+    /// first. By default the whole unit ([`WorkPlan::count_unit_on`]), share 1.
+    fn count_share_on(&self, id: u64, workers: &Workers, deadline: &Deadline) -> Option<f64> {
+        self.count_unit_on(id, workers, deadline).map(|_| 1.0)
+    }
     /// The estimated peak memory of counting unit `id`, bytes (`None`: small, not estimated).
     fn unit_memory(&self, id: u64) -> Option<u64> {
         let _ = id;

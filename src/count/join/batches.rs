@@ -13,6 +13,7 @@
 
 use super::*;
 use crate::count::Tally;
+use crate::primitive::cpu::{pdep, pext};
 
 /// The default memory cap of a count by the join above N = [`SMALL_BOARD_MAX_N`], in MiB
 /// (`--memory` or `QUEENS_MEMORY_MIB` may say otherwise).
@@ -44,8 +45,24 @@ pub(crate) fn default_memory_mib(n: u32) -> u64 {
 /// tables), so 32 MiB; above, 96 MiB, the allowance measured on 16 threads at N = 20 to 22.
 pub(crate) fn reserved_bytes(n: u32) -> u64 {
     let base: u64 = if n <= SMALL_BOARD_MAX_N { 32 } else { 96 };
+    (base << 20) + sample_reserve(n)
+}
+
+/// The part of [`reserved_bytes`] for the sample's per-set counts, which the plan takes over
+/// once they are freed.
+fn sample_reserve(n: u32) -> u64 {
     let counts = if n <= LAST_OLD_RESERVE_N { 4 } else { 1 };
-    (base << 20) + counts * (4u64 << n)
+    counts * (4u64 << n)
+}
+
+/// The bytes a plan holds for each of its batches while they are counted: the batch, and a
+/// work plan's checksum of it.
+const PLAN_BYTES_PER_BATCH: u64 = std::mem::size_of::<JoinBatch>() as u64 + 8;
+
+/// What the plan of `batches` batches holds beyond [`sample_reserve`], which the tables then
+/// go without: nothing up to N = 26 and at 28, some 270 MB at 27 (20 million batches).
+fn plan_excess(n: u32, batches: usize) -> u64 {
+    (batches as u64 * PLAN_BYTES_PER_BATCH).saturating_sub(sample_reserve(n))
 }
 
 /// The largest board size whose cut keeps the reserve and slack of the tables' former
@@ -133,12 +150,50 @@ pub(crate) struct JoinBatch {
     /// mirror maps onto itself, its parts are `P`, `M \ P` and their mirror images, and its
     /// table is filled by walks that keep the left-half trick ([`Kept::NeededByMirror`]).
     pub(crate) paired: bool,
-    /// Its units, in increasing order.
-    pub(crate) members: Vec<JoinUnit>,
     /// Sampled halves in its tables and pairs of halves in its units (for order, progress and
     /// projections).
     pub(crate) halves: f64,
     pub(crate) pairs: f64,
+}
+
+impl JoinBatch {
+    /// Its units, in increasing order: the least units of their classes (board size `n`)
+    /// whose upper columns meet the batch columns in one of its parts. Listed from the
+    /// columns rather than stored (N = 27's 70 million units took 560 MB in the plan).
+    pub(crate) fn members(&self, n: u32) -> Vec<JoinUnit> {
+        let h = n / 2;
+        let full = u32::MAX >> (32 - n);
+        let rest = full & !middle_bit(self.middle) & !self.cols;
+        let bmi2 = Level::current().fast_pext();
+        let mut members = Vec::new();
+        for part in parts_of(n, self.cols, self.part, self.paired) {
+            let Some(k) = h.checked_sub(part.count_ones()) else {
+                continue;
+            };
+            if k > rest.count_ones() {
+                continue;
+            }
+            // Every k-subset of the other columns, spread onto them.
+            let mut s: u64 = (1u64 << k) - 1;
+            while s < 1 << rest.count_ones() {
+                let upper = part | pdep(s, rest.into(), bmi2) as u32;
+                if let Some(orbit) = unit_orbit(n, upper, self.middle) {
+                    members.push(JoinUnit {
+                        n: n as u8,
+                        upper,
+                        middle: self.middle,
+                        orbit,
+                    });
+                }
+                if s == 0 {
+                    break;
+                }
+                s = next_subset(s);
+            }
+        }
+        members.sort_unstable();
+        members
+    }
 }
 
 /// The join of board size `n` cut into batches under a table budget: contexts in order, each
@@ -172,7 +227,7 @@ fn central_column(n: u32, taken: u32) -> Option<u32> {
 }
 
 /// The walk of the upper halves of the context of `middle`.
-fn context_walk(n: u32, middle: u8) -> Upper {
+pub(super) fn context_walk(n: u32, middle: u8) -> Upper {
     let symmetric = middle == NO_MIDDLE || 2 * middle as u32 == n - 1;
     Upper::context(n, &middle_attacks(n, middle), middle_bit(middle), symmetric)
 }
@@ -189,20 +244,20 @@ impl JoinCut {
     ) -> Option<JoinCut> {
         let level = Level::current();
         let full = u32::MAX >> (32 - n);
-        let units = join_units(n);
         let mut batches = Vec::new();
         let mut needed = 0u64;
-        let mut rest: &[JoinUnit] = &units;
-        while let Some(first) = rest.first() {
-            let middle = first.middle;
-            let here = rest.iter().take_while(|u| u.middle == middle).count();
-            let (context, later) = rest.split_at(here);
-            rest = later;
+        for middle in middles(n) {
+            // Listed a context at a time (N = 27 has 70 million units, 560 MB).
+            let context = &context_units(n, middle)[..];
+            if context.is_empty() {
+                continue;
+            }
             let mid_bit = middle_bit(middle);
             let whole = context_walk(n, middle);
             // Each sampling worker holds a count per column set (`4 << n` bytes: 128 MiB at
-            // N = 25), so no more of them than half the budget holds.
-            let fit = ((budget / 2 / (4u64 << n)) as usize).max(1);
+            // N = 25, 1 GiB at 28), so no more of them than three quarters of the budget hold
+            // (two at N = 28 under the default cap; the plan made so far takes the rest).
+            let fit = ((budget / 4 * 3 / (4u64 << n)) as usize).max(1);
             let mut fewer = None;
             let sampling = at_most(workers, fit, &mut fewer);
             let sample = sample_halves(level, &whole, sampling, deadline);
@@ -225,7 +280,6 @@ impl JoinCut {
                     cols: 0,
                     part: 0,
                     paired: false,
-                    members: context.to_vec(),
                     halves: estimate as f64,
                     pairs: context.iter().map(sides).sum(),
                 });
@@ -241,23 +295,63 @@ impl JoinCut {
             if symmetric && cols.count_ones() % 2 == 1 {
                 cols = grow(cols);
             }
-            let groups = loop {
-                let groups = group_parts(n, cols, symmetric, context);
+            // Each unit's pairs of halves, in the context's order (the sample's counts are
+            // read in order of the upper columns, and of the lower ones backwards).
+            let unit_pairs: Vec<f64> = context.iter().map(sides).collect();
+            let mut here: Vec<JoinBatch> = loop {
+                // (The grouping takes seconds at N = 27 and 28: a short time limit stops it.)
+                if deadline.reached() {
+                    return None;
+                }
+                let keyed = by_least_part(n, cols, symmetric, context);
+                let groups: Vec<&[(u32, u32)]> = keyed.chunk_by(|x, y| x.0 == y.0).collect();
                 let m = cols.count_ones();
-                let part_halves = sample.by_part(cols);
-                let size = |parts: &[u32]| -> u64 {
-                    parts
-                        .iter()
-                        .map(|&q| part_halves[extract(q, cols) as usize])
-                        .sum::<u64>()
+                // Each part's sampled halves, then in place each part with its complement
+                // (`i` and `i ^ all` in the parts' numbering): their sum at the lower of the two
+                // and the larger of them at the upper. A group is one such pair or two.
+                let mut pair_halves = sample.by_part(cols);
+                let all = (1usize << m) - 1;
+                for i in 0..pair_halves.len() {
+                    let j = i ^ all;
+                    if i < j {
+                        let (a, b) = (pair_halves[i], pair_halves[j]);
+                        (pair_halves[i], pair_halves[j]) = (a + b, a.max(b));
+                    }
+                }
+                let bmi2 = level.fast_pext();
+                let index = |q: u32| pext(q.into(), cols.into(), bmi2) as usize;
+                // A part and its complement: their halves and the larger one's.
+                let pair = |i: usize| {
+                    let j = i ^ all;
+                    if i == j {
+                        (pair_halves[i], pair_halves[i])
+                    } else {
+                        (pair_halves[i.min(j)], pair_halves[i.max(j)])
+                    }
                 };
                 // Each table's records have the layout of its own size, as when it is filled.
                 let bytes = |halves: u64| halves * Layout::new(n, 1, halves.max(1)).raw as u64;
-                let worst = groups
+                // Each group's halves (scaled) and its largest part's (sampled): its part and
+                // complement, and in a mirrored context their images when they are others
+                // (groups come in the order of their least part, so the first pair is read in
+                // order, the images' at random).
+                let sizes: Vec<(u64, u64)> = groups
                     .iter()
-                    .map(|(parts, _)| bytes(sample.scaled(size(parts))))
-                    .max()
-                    .unwrap_or(0);
+                    .map(|run| {
+                        let i = index(run[0].0);
+                        let (mut sum, mut most) = pair(i);
+                        if symmetric {
+                            let k = index(mirror(n, run[0].0));
+                            if k != i && k != i ^ all {
+                                let (s, m) = pair(k);
+                                sum += s;
+                                most = most.max(m);
+                            }
+                        }
+                        (sample.scaled(sum), most)
+                    })
+                    .collect();
+                let worst = sizes.iter().map(|&(h, _)| bytes(h)).max().unwrap_or(0);
                 let wider = grow(grow(cols));
                 if worst <= fits
                     || m + 2 > MAX_BATCH_COLUMNS
@@ -267,44 +361,36 @@ impl JoinCut {
                     // A batch that passes the budget at the finest cut is counted in pieces by
                     // first rows, two of them (about 2 / N of a part's table each) at a time.
                     let worst = if worst > fits {
-                        let largest_part = groups
-                            .iter()
-                            .flat_map(|(parts, _)| parts.iter())
-                            .map(|&q| bytes(sample.scaled(size(&[q]))))
-                            .max()
-                            .unwrap_or(0);
+                        let most = sizes.iter().map(|&(_, most)| most).max().unwrap_or(0);
+                        let largest_part = bytes(sample.scaled(most));
                         worst.min(4 * largest_part / n as u64)
                     } else {
                         worst
                     };
                     needed = needed.max(worst + offsets);
                     break groups
-                        .into_iter()
-                        .map(|(parts, members)| {
-                            let halves = sample.scaled(size(&parts)) as f64;
-                            (parts, members, halves)
+                        .iter()
+                        .zip(sizes)
+                        .map(|(run, (halves, _))| JoinBatch {
+                            middle,
+                            cols,
+                            part: run[0].0,
+                            paired: symmetric,
+                            pairs: run.iter().map(|&(_, i)| unit_pairs[i as usize]).sum(),
+                            halves: halves as f64,
                         })
-                        .collect::<Vec<_>>();
+                        .collect();
                 }
                 cols = wider;
             };
-            let mut here: Vec<JoinBatch> = groups
-                .into_iter()
-                .map(|(parts, members, halves)| JoinBatch {
-                    middle,
-                    cols,
-                    part: parts[0],
-                    paired: symmetric,
-                    pairs: members.iter().map(sides).sum(),
-                    members,
-                    halves,
-                })
-                .collect();
             // The largest first: the batches a sampled run counts (every K-th in this order)
             // then have every size in their share.
             here.sort_by(|x, y| y.pairs.total_cmp(&x.pairs).then(x.part.cmp(&y.part)));
             batches.extend(here);
         }
+        batches.shrink_to_fit();
+        // The plan stays while its batches are counted: the tables get what it leaves.
+        let budget = budget.saturating_sub(plan_excess(n, batches.len()));
         Some(JoinCut {
             n,
             budget,
@@ -317,6 +403,32 @@ impl JoinCut {
 /// Hears finished units with their counts, a few at a time.
 pub(crate) type OnDone<'a> = dyn FnMut(&[(JoinUnit, UnitCounts)]) + 'a;
 
+/// The distinct parts of the batch columns `cols` that a batch with part `part` holds, the
+/// least first: `part` and its complement in `cols`, and with `symmetric` their mirror
+/// images too.
+fn parts_of(n: u32, cols: u32, part: u32, symmetric: bool) -> Vec<u32> {
+    let (parts, count) = part_array(n, cols, part, symmetric);
+    parts[..count].to_vec()
+}
+
+/// [`parts_of`] in an array: the parts, and how many there are.
+fn part_array(n: u32, cols: u32, part: u32, symmetric: bool) -> ([u32; 4], usize) {
+    let mut parts = [part, cols & !part, u32::MAX, u32::MAX];
+    if symmetric {
+        parts[2] = mirror(n, part);
+        parts[3] = cols & !parts[2];
+    }
+    parts.sort_unstable();
+    let mut count = 0;
+    for i in 0..4 {
+        if parts[i] != u32::MAX && (count == 0 || parts[i] != parts[count - 1]) {
+            parts[count] = parts[i];
+            count += 1;
+        }
+    }
+    (parts, count)
+}
+
 /// The units of a context grouped by the parts of the batch columns `cols` their upper
 /// columns meet: a part and its complement in `cols`, and with `symmetric` their mirror images
 /// too. Each group: its distinct parts (column sets, the least first) and its units, in the
@@ -327,26 +439,35 @@ fn group_parts(
     symmetric: bool,
     context: &[JoinUnit],
 ) -> Vec<(Vec<u32>, Vec<JoinUnit>)> {
-    let parts_of = |part: u32| -> Vec<u32> {
-        let mut parts = vec![part, cols & !part];
+    by_least_part(n, cols, symmetric, context)
+        .chunk_by(|x, y| x.0 == y.0)
+        .map(|run| {
+            let members = run.iter().map(|&(_, i)| context[i as usize]).collect();
+            (parts_of(n, cols, run[0].0, symmetric), members)
+        })
+        .collect()
+}
+
+/// Each unit's least part of `cols` (see [`parts_of`]) with its index in `context`, ordered
+/// by the part and then the index: the groups of [`group_parts`], as runs.
+fn by_least_part(n: u32, cols: u32, symmetric: bool, context: &[JoinUnit]) -> Vec<(u32, u32)> {
+    // The least of `parts_of(part)`, without listing them.
+    let least_part = |part: u32| -> u32 {
+        let least = part.min(cols & !part);
         if symmetric {
-            parts.extend([mirror(n, part), cols & !mirror(n, part)]);
+            let image = mirror(n, part);
+            least.min(image).min(cols & !image)
+        } else {
+            least
         }
-        parts.sort_unstable();
-        parts.dedup();
-        parts
     };
-    let mut groups: std::collections::BTreeMap<u32, (Vec<u32>, Vec<JoinUnit>)> =
-        std::collections::BTreeMap::new();
-    for u in context {
-        let parts = parts_of(u.upper & cols);
-        groups
-            .entry(parts[0])
-            .or_insert_with(|| (parts, Vec::new()))
-            .1
-            .push(*u);
-    }
-    groups.into_values().collect()
+    let mut keyed: Vec<(u32, u32)> = context
+        .iter()
+        .enumerate()
+        .map(|(i, u)| (least_part(u.upper & cols), i as u32))
+        .collect();
+    keyed.sort_unstable();
+    keyed
 }
 
 /// How counting a batch ended.
@@ -371,14 +492,75 @@ pub(crate) fn count_batch(
     deadline: &Deadline,
     on_done: &mut OnDone<'_>,
 ) -> (BatchEnd, f64) {
-    let split_from = FIRST_ROW_SPLIT_FROM;
-    count_batch_with(
-        n, batch, budget, workers, quiet, deadline, split_from, on_done,
-    )
+    let first_rows = FirstRows::every(FIRST_ROW_SPLIT_FROM);
+    let (end, fill_cpu, _) = count_batch_with(
+        n, batch, budget, workers, quiet, deadline, first_rows, on_done,
+    );
+    (end, fill_cpu)
 }
 
-/// [`count_batch`], splitting the halves of the finest cut by their first rows from tables of
-/// `split_from` bytes on.
+/// How the finest cut counts its largest tables in pieces by their first rows.
+#[derive(Clone, Copy, Debug)]
+struct FirstRows {
+    /// The least table bytes (by the sample) that are split; below, they are filled without a
+    /// limit.
+    split_from: u64,
+    /// Which upper pieces are counted: every `stride`-th of the runs of columns they start as
+    /// (1: all; more only for a projection, whose counts are void).
+    stride: u32,
+}
+
+impl FirstRows {
+    /// Every piece, splitting tables of `split_from` bytes and more.
+    fn every(split_from: u64) -> FirstRows {
+        FirstRows {
+            split_from,
+            stride: 1,
+        }
+    }
+}
+
+/// The upper pieces that [`count_sampled_batch`] counts of a unit split by first rows: one
+/// run of columns in so many (at N = 28 the runs are single columns, 28 of them, and a unit
+/// takes hours).
+pub(crate) const PROJECTION_STRIDE: u32 = 7;
+
+/// Counts a share of `batch` for a projection: where it is split by first rows, the upper
+/// pieces of every [`PROJECTION_STRIDE`]-th run only (its counts are then void). The share of
+/// the runs counted (1 when it is not split), or `None` if `deadline` stopped it first.
+pub(crate) fn count_sampled_batch(
+    n: u32,
+    batch: &JoinBatch,
+    budget: u64,
+    workers: &Workers,
+    deadline: &Deadline,
+) -> Option<f64> {
+    let quiet = Options::with_threads(workers.threads());
+    let first_rows = FirstRows {
+        split_from: FIRST_ROW_SPLIT_FROM,
+        stride: PROJECTION_STRIDE,
+    };
+    let (end, _, (counted, runs)) = count_batch_with(
+        n,
+        batch,
+        budget,
+        workers,
+        &quiet,
+        deadline,
+        first_rows,
+        &mut |_| {},
+    );
+    (end == BatchEnd::Counted).then(|| {
+        if runs == 0 {
+            1.0
+        } else {
+            counted as f64 / runs as f64
+        }
+    })
+}
+
+/// [`count_batch`], splitting the halves of the finest cut by their first rows as
+/// `first_rows` says; also gives the upper runs of those it counted, and of all.
 #[allow(clippy::too_many_arguments)]
 fn count_batch_with(
     n: u32,
@@ -387,9 +569,9 @@ fn count_batch_with(
     workers: &Workers,
     quiet: &Options,
     deadline: &Deadline,
-    split_from: u64,
+    first_rows: FirstRows,
     on_done: &mut OnDone<'_>,
-) -> (BatchEnd, f64) {
+) -> (BatchEnd, f64, (u64, u64)) {
     let mut fewer = None;
     let workers = at_most(workers, threads_fitting(n, budget), &mut fewer);
     let group = Group {
@@ -397,22 +579,23 @@ fn count_batch_with(
         middle: batch.middle,
         whole: context_walk(n, batch.middle),
         budget: running_budget(n, budget, workers.threads()),
-        split_from,
+        first_rows,
         workers,
         quiet,
         deadline,
         fill_cpu: std::cell::Cell::new(0.0),
+        runs: std::cell::Cell::new((0, 0)),
     };
     let end = group.count(
         batch.cols,
         batch.part,
         batch.paired,
-        &batch.members,
+        &batch.members(n),
         batch.halves as u64,
         on_done,
     );
     release_freed_memory();
-    (end, group.fill_cpu.get())
+    (end, group.fill_cpu.get(), group.runs.get())
 }
 
 /// The units of `batch` counted to one [`Tally`], or `None` if `deadline` stopped them first
@@ -447,14 +630,15 @@ struct Group<'a> {
     middle: u8,
     whole: Upper,
     budget: u64,
-    /// The least table bytes (by the sample) that the finest cut splits by first rows; below,
-    /// it fills them without a limit.
-    split_from: u64,
+    /// How the finest cut splits its largest tables by first rows.
+    first_rows: FirstRows,
     workers: &'a Workers,
     quiet: &'a Options,
     deadline: &'a Deadline,
     /// CPU seconds spent filling tables.
     fill_cpu: std::cell::Cell<f64>,
+    /// Upper runs of the tables split by first rows: counted, and in all.
+    runs: std::cell::Cell<(u64, u64)>,
 }
 
 impl Group<'_> {
@@ -483,7 +667,8 @@ impl Group<'_> {
         let next = self.next_column(cols);
         // The finest cut fills a small batch without a limit, and splits a large one by
         // first rows when it passes the budget.
-        let max = if next.is_none() && expected.saturating_mul(layout.raw as u64) < self.split_from
+        let max = if next.is_none()
+            && expected.saturating_mul(layout.raw as u64) < self.first_rows.split_from
         {
             usize::MAX
         } else {
@@ -659,7 +844,16 @@ impl Group<'_> {
             })
             .collect();
         let mut totals = vec![0u64; members.len()];
-        let mut uppers = runs.clone();
+        // (The runs are stacked last first: run `i` is at `pieces - 1 - i`.)
+        let stride = self.first_rows.stride.max(1);
+        let mut uppers: Vec<u32> = (runs.iter().rev().enumerate())
+            .filter(|&(i, _)| (i as u32).is_multiple_of(stride))
+            .map(|(_, &run)| run)
+            .rev()
+            .collect();
+        let (counted, all) = self.runs.get();
+        self.runs
+            .set((counted + uppers.len() as u64, all + runs.len() as u64));
         while let Some(rows_p) = uppers.pop() {
             let Some(table_p) = self.fill_first_row(layout, (cols, part), rows_p, max, &mut uppers)
             else {
@@ -695,10 +889,20 @@ impl Group<'_> {
                 }
             }
         }
+        // A projection's share is handed on raw (its solutions found, not classified).
         let counted: Vec<(JoinUnit, UnitCounts)> = members
             .iter()
             .zip(totals)
-            .map(|(u, total)| (*u, unit_counts(u, total)))
+            .map(|(u, total)| {
+                let counts = if stride > 1 {
+                    UnitCounts {
+                        found: [0, 0, 0, total],
+                    }
+                } else {
+                    unit_counts(u, total)
+                };
+                (*u, counts)
+            })
             .collect();
         on_done(&counted);
         BatchEnd::Counted
@@ -980,7 +1184,7 @@ mod tests {
                     let tally = tally_batch(n, batch, budget, &workers, &Deadline::never())
                         .expect("no deadline");
                     let expected: u128 = batch
-                        .members
+                        .members(n)
                         .iter()
                         .map(|u| {
                             assert!(seen.insert((u.middle, u.upper)), "a unit in two batches");
@@ -993,6 +1197,31 @@ mod tests {
                     );
                 }
                 assert_eq!(seen.len(), join_units(n).len(), "N = {n}, budget {budget}");
+            }
+        }
+    }
+
+    /// A batch's units, listed from its columns, are the units of its context whose upper
+    /// columns meet the batch columns in one of its parts, in order.
+    #[test]
+    fn a_batch_lists_the_units_of_its_parts() {
+        let workers = Workers::new(2);
+        for n in 8..=14u32 {
+            let units = join_units(n);
+            for budget in [u64::MAX >> 1, 1 << 16, 1 << 12, 1] {
+                let cut = JoinCut::new(n, budget, &workers, &Deadline::never()).unwrap();
+                let mut listed = 0;
+                for b in &cut.batches {
+                    let parts = parts_of(n, b.cols, b.part, b.paired);
+                    let want: Vec<JoinUnit> = units
+                        .iter()
+                        .filter(|u| u.middle == b.middle && parts.contains(&(u.upper & b.cols)))
+                        .copied()
+                        .collect();
+                    assert_eq!(b.members(n), want, "N = {n}, budget {budget}, {b:?}");
+                    listed += want.len();
+                }
+                assert_eq!(listed, units.len(), "N = {n}, budget {budget}");
             }
         }
     }
@@ -1012,15 +1241,16 @@ mod tests {
             for (budget, split_from) in [(1, 0), (4 << 10, 0), (1, u64::MAX)] {
                 let mut whole = Tally::default();
                 let mut seen = std::collections::HashSet::new();
+                let mut split_runs = 0;
                 for batch in &cut.batches {
-                    let (end, _) = count_batch_with(
+                    let (end, _, (counted, runs)) = count_batch_with(
                         n,
                         batch,
                         budget,
                         &workers,
                         &quiet,
                         &Deadline::never(),
-                        split_from,
+                        FirstRows::every(split_from),
                         &mut |done| {
                             for (u, c) in done {
                                 assert!(seen.insert((u.middle, u.upper)), "{u:?} twice");
@@ -1029,13 +1259,70 @@ mod tests {
                         },
                     );
                     assert_eq!(end, BatchEnd::Counted);
+                    assert_eq!(counted, runs, "every run of every split table");
+                    assert!(split_from == 0 || runs == 0);
+                    split_runs += runs;
                 }
+                assert_eq!(split_runs > 0, split_from == 0, "N = {n}, budget {budget}");
                 let i = n as usize - 9;
                 let label = format!("N = {n}, budget {budget}, split from {split_from}");
                 assert_eq!(seen.len(), join_units(n).len(), "{label}");
                 assert_eq!(whole.solutions, SOLUTIONS[i], "{label}");
                 assert_eq!(whole.unique(), UNIQUE[i], "{label}");
             }
+        }
+    }
+
+    /// A projection's share of a unit split by first rows counts every third run of upper
+    /// pieces: the share is those runs of all, and each unit's solutions found are some of its
+    /// solutions (never more), all of them where the unit is not split.
+    #[test]
+    fn a_projection_counts_a_share_of_the_first_row_runs() {
+        let workers = Workers::new(2);
+        let quiet = Options::with_threads(2);
+        for n in 10..=12u32 {
+            let cut = JoinCut::new(n, 1, &workers, &Deadline::never()).unwrap();
+            let mut some_share = false;
+            for batch in &cut.batches {
+                let count = |first_rows: FirstRows| {
+                    let mut found = std::collections::BTreeMap::new();
+                    let (end, _, runs) = count_batch_with(
+                        n,
+                        batch,
+                        1,
+                        &workers,
+                        &quiet,
+                        &Deadline::never(),
+                        first_rows,
+                        &mut |done| {
+                            for (u, c) in done {
+                                found.insert(u.upper, c.found);
+                            }
+                        },
+                    );
+                    assert_eq!(end, BatchEnd::Counted);
+                    (found, runs)
+                };
+                let (all, (counted, runs)) = count(FirstRows::every(0));
+                assert_eq!(counted, runs);
+                let (some, (share, of)) = count(FirstRows {
+                    split_from: 0,
+                    stride: 3,
+                });
+                assert_eq!(of, runs);
+                assert!(3 * share >= of && (of == 0 || share > 0), "{share} of {of}");
+                some_share |= share < of;
+                assert_eq!(
+                    some.keys().collect::<Vec<_>>(),
+                    all.keys().collect::<Vec<_>>()
+                );
+                for (upper, found) in &some {
+                    let whole: u64 = all[upper].iter().sum();
+                    let part: u64 = found.iter().sum();
+                    assert!(part <= whole, "N = {n}, {upper:b}: {part} > {whole}");
+                }
+            }
+            assert!(some_share, "N = {n}: no unit counted in part");
         }
     }
 }

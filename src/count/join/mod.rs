@@ -161,25 +161,34 @@ fn choose_batch_columns(n: u32, middle: u8, sample: &Sample, record: u64, budget
     // Columns from the centre outwards.
     let mut order: Vec<u32> = (0..n).filter(|&c| mid_bit >> c & 1 == 0).collect();
     order.sort_by_key(|&c| ((2 * c as i32 - (n as i32 - 1)).abs(), c));
-    let mut mask = 0u32;
-    for &next in std::iter::once(&u32::MAX).chain(order.iter()) {
-        if next != u32::MAX {
-            mask |= 1 << next;
-        }
+    // The first `k` columns of the order fit when the worst pair of parts does (or when
+    // they are the most allowed); adding a column never makes a pair larger, so the least
+    // such `k` is found by halving (the sample's sums over 2^N sets cost a second at N = 28).
+    let mask_of = |k: usize| order[..k].iter().fold(0u32, |m, &c| m | 1 << c);
+    let fits = |k: usize| -> bool {
+        let mask = mask_of(k);
         let m = mask.count_ones();
+        if m >= MAX_BATCH_COLUMNS || k == order.len() {
+            return true;
+        }
         let size = sample.by_part(mask);
         let worst = (0..1usize << m)
             .map(|p| size[p] + size[!p & ((1 << m) - 1)])
             .max()
             .unwrap_or(0);
         // Records plus the offsets of both tables.
-        if sample.scaled(worst) * record + batches::table_slack(n) <= budget
-            || m >= MAX_BATCH_COLUMNS
-        {
-            return mask;
+        sample.scaled(worst) * record + batches::table_slack(n) <= budget
+    };
+    let (mut low, mut high) = (0, order.len());
+    while low < high {
+        let mid = (low + high) / 2;
+        if fits(mid) {
+            high = mid;
+        } else {
+            low = mid + 1;
         }
     }
-    mask
+    mask_of(low)
 }
 
 #[cfg(test)]
@@ -413,6 +422,103 @@ mod tests {
             return (0..n as u8).map(|m| (m, 1u32 << m)).collect();
         }
         vec![(NO_MIDDLE, 0)]
+    }
+
+    /// The sample's starts are every `step`-th of all the walk's starts of a depth, in order,
+    /// in every context and for parts' walks with a first row, whatever the step.
+    #[test]
+    fn every_start_keeps_every_kth_start() {
+        let mut seed = 0x1234_5678_9abc_def1u64;
+        for n in 6..=14u32 {
+            let full = u32::MAX >> (32 - n);
+            for (middle, mid_bit) in contexts(n) {
+                let symmetric = middle == NO_MIDDLE || 2 * middle as u32 == n - 1;
+                let whole = Upper::context(n, &middle_attacks(n, middle), mid_bit, symmetric);
+                let seed = xorshift(&mut seed);
+                let mask = seed as u32 & full & !mid_bit;
+                let mut walks = whole.with_part(mask, (seed >> 32) as u32 & mask);
+                walks.push(whole.clone());
+                let mut first = whole.clone();
+                first.first_row = (seed >> 16) as u32 | 1;
+                walks.push(first);
+                for walk in &walks {
+                    for depth in 0..walk.h as usize {
+                        let all = walk.starts(depth);
+                        for step in [1u64, 2, 3, 7, 64] {
+                            let want: Vec<Start> =
+                                all.iter().step_by(step as usize).copied().collect();
+                            let (kept, count) = walk.every_start(walk.root(), depth, step);
+                            assert_eq!(count, all.len() as u64, "n = {n}, depth {depth}");
+                            assert_eq!(kept, want, "n = {n}, depth {depth}, step {step}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The batch columns found by halving are the fewest central columns, as adding them one
+    /// at a time finds.
+    #[test]
+    fn batch_columns_are_the_fewest_that_fit() {
+        let workers = Workers::new(2);
+        for n in 10..=16u32 {
+            for (middle, _) in contexts(n) {
+                let walk = batches::context_walk(n, middle);
+                let sample = sample_halves(Level::current(), &walk, &workers, &Deadline::never());
+                let total = sample.total().max(1);
+                for budget in [u64::MAX >> 1, total * 8, total, total / 16, 1] {
+                    let mid_bit = if middle == NO_MIDDLE {
+                        0
+                    } else {
+                        1u32 << middle
+                    };
+                    let mut order: Vec<u32> = (0..n).filter(|&c| mid_bit >> c & 1 == 0).collect();
+                    order.sort_by_key(|&c| ((2 * c as i32 - (n as i32 - 1)).abs(), c));
+                    // One column at a time, from none.
+                    let mut want = 0u32;
+                    for k in 0..=order.len() {
+                        want = order[..k].iter().fold(0, |m, &c| m | 1 << c);
+                        let m = want.count_ones();
+                        let size = sample.by_part(want);
+                        let worst = (0..1usize << m)
+                            .map(|p| size[p] + size[!p & ((1 << m) - 1)])
+                            .max()
+                            .unwrap_or(0);
+                        let fits = sample.scaled(worst) * 8 + batches::table_slack(n) <= budget;
+                        if fits || m >= MAX_BATCH_COLUMNS {
+                            break;
+                        }
+                    }
+                    let got = choose_batch_columns(n, middle, &sample, 8, budget);
+                    assert_eq!(got, want, "n = {n}, middle {middle}, budget {budget}");
+                }
+            }
+        }
+    }
+
+    /// A sample's halves by part, as the sum of its counts by the bits of each set.
+    #[test]
+    fn sample_sizes_by_part_are_the_sums_of_its_counts() {
+        let mut seed = 0x0dd_ba11_cafe_f00du64;
+        for n in [5u32, 13, 15, 16] {
+            let counts: Vec<u32> = (0..1u32 << n)
+                .map(|_| (xorshift(&mut seed) % 5) as u32)
+                .collect();
+            let sample = Sample {
+                counts,
+                sampled: 1,
+                walks: 1,
+            };
+            for _ in 0..4 {
+                let mask = xorshift(&mut seed) as u32 & (u32::MAX >> (32 - n));
+                let mut want = vec![0u64; 1 << mask.count_ones()];
+                for (set, &c) in sample.counts.iter().enumerate() {
+                    want[extract(set as u32, mask) as usize] += u64::from(c);
+                }
+                assert_eq!(sample.by_part(mask), want, "n = {n}, mask {mask:b}");
+            }
+        }
     }
 
     /// The walks of a part hear exactly the halves of the whole walk that meet the mask in

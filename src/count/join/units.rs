@@ -73,63 +73,83 @@ pub(super) fn middles(n: u32) -> Vec<u8> {
     }
 }
 
+/// The orbit of unit `(upper, middle)` when it is the least of its class (the one the join
+/// counts), else `None`. `upper` holds `n / 2` columns, none of them the middle queen's.
+pub(crate) fn unit_orbit(n: u32, upper: u32, middle: u8) -> Option<u8> {
+    let full = u32::MAX >> (32 - n);
+    let mid_bit = if middle == NO_MIDDLE {
+        0
+    } else {
+        1u32 << middle
+    };
+    // A middle queen right of the centre has a mirror image with a smaller one, so its
+    // context holds no least unit; left of the centre the mirror images all have a larger
+    // one, so a unit is least when it is below its complement, in a class of 4.
+    let central = middle == NO_MIDDLE || 2 * middle as u32 == n - 1;
+    if !central {
+        let left = 2 * (middle as u32) < n - 1;
+        return (left && full & !upper & !mid_bit > upper).then_some(4);
+    }
+    let mut im = images(n, upper, middle);
+    let me = (upper, middle);
+    im.iter().all(|&i| (i.1, i.0) >= (me.1, me.0)).then(|| {
+        im.sort_unstable();
+        1 + im.windows(2).filter(|w| w[0] != w[1]).count() as u8
+    })
+}
+
 /// One unit per class, in increasing order of `(middle, upper)`.
 pub(crate) fn join_units(n: u32) -> Vec<JoinUnit> {
+    middles(n)
+        .into_iter()
+        .flat_map(|middle| context_units(n, middle))
+        .collect()
+}
+
+/// The units of the context of `middle` (one per class, in increasing order of `upper`):
+/// none for a middle queen right of the centre.
+pub(crate) fn context_units(n: u32, middle: u8) -> Vec<JoinUnit> {
     let h = n / 2;
     let mut units = Vec::new();
-    for middle in middles(n) {
-        let mid_bit = if middle == NO_MIDDLE {
-            0
+    if middle != NO_MIDDLE && 2 * middle as u32 > n - 1 {
+        return units;
+    }
+    let mid_bit = if middle == NO_MIDDLE {
+        0
+    } else {
+        1u32 << middle
+    };
+    // Every h-subset of the columns except the middle one, in increasing order: the
+    // subsets `s` of `n - 1` bits with the middle column's bit spread in.
+    let below = mid_bit.wrapping_sub(1) & !mid_bit;
+    let spread = |s: u32| {
+        if middle == NO_MIDDLE {
+            s
         } else {
-            1u32 << middle
-        };
-        // A middle queen right of the centre has a mirror image with a smaller one, so its
-        // context holds no least unit; left of the centre the mirror images all have a larger
-        // one, so a unit is least when it is below its complement, in a class of 4.
-        let central = middle == NO_MIDDLE || 2 * middle as u32 == n - 1;
-        if !central && 2 * middle as u32 > n - 1 {
-            continue;
+            (s & below) | (s & !below) << 1
         }
-        // Every h-subset of the columns except the middle one, in increasing order: the
-        // subsets `s` of `n - 1` bits with the middle column's bit spread in.
-        let full = u32::MAX >> (32 - n);
-        let below = mid_bit.wrapping_sub(1) & !mid_bit;
-        let spread = |s: u32| {
-            if middle == NO_MIDDLE {
-                s
-            } else {
-                (s & below) | (s & !below) << 1
-            }
-        };
-        let mut s: u64 = (1u64 << h) - 1;
-        while s < 1 << (n - (middle != NO_MIDDLE) as u32) {
-            let upper = spread(s as u32);
-            // The unit's orbit when it is the least of its class.
-            let orbit = if !central {
-                (full & !upper & !mid_bit > upper).then_some(4)
-            } else {
-                let mut im = images(n, upper, middle);
-                let me = (upper, middle);
-                im.iter().all(|&i| (i.1, i.0) >= (me.1, me.0)).then(|| {
-                    im.sort_unstable();
-                    1 + im.windows(2).filter(|w| w[0] != w[1]).count() as u8
-                })
-            };
-            if let Some(orbit) = orbit {
-                units.push(JoinUnit {
-                    n: n as u8,
-                    upper,
-                    middle,
-                    orbit,
-                });
-            }
-            // Next subset with the same number of bits (Gosper's hack).
-            let c = s & s.wrapping_neg();
-            let r = s + c;
-            s = (((r ^ s) >> 2) / c) | r;
+    };
+    let mut s: u64 = (1u64 << h) - 1;
+    while s < 1 << (n - (middle != NO_MIDDLE) as u32) {
+        let upper = spread(s as u32);
+        if let Some(orbit) = unit_orbit(n, upper, middle) {
+            units.push(JoinUnit {
+                n: n as u8,
+                upper,
+                middle,
+                orbit,
+            });
         }
+        s = next_subset(s);
     }
     units
+}
+
+/// The next number with as many set bits as `s` (Gosper's hack), for `s > 0`.
+pub(super) fn next_subset(s: u64) -> u64 {
+    let c = s & s.wrapping_neg();
+    let r = s + c;
+    (((r ^ s) >> 2) / c) | r
 }
 
 /// Whether the half turn maps the unit onto itself (only then can it hold solutions that the

@@ -590,6 +590,14 @@ pub fn estimate_text(p: &Projection<'_>) -> String {
             bytes.div_ceil(1 << 20)
         );
     }
+    if p.counted.shares < p.counted.units as f64 - 1e-9 {
+        let _ = writeln!(
+            text,
+            "note: the units split by their first rows were counted on a share of those rows \
+             (the {} counted add up to {:.2} units); the projection scales them by it",
+            p.counted.units, p.counted.shares
+        );
+    }
     if p.counted.units < p.counted.sample_units {
         let _ = writeln!(
             text,
@@ -613,6 +621,8 @@ struct ProjectionJson {
     sample_shard: String,
     sample_units: u64,
     counted_units: u64,
+    /// The shares of the counted units (below `counted_units` where some were counted in part).
+    counted_shares: f64,
     work_share: f64,
     wall_seconds: f64,
     cpu_seconds: Option<f64>,
@@ -640,6 +650,7 @@ pub fn estimate_json(p: &Projection<'_>) -> String {
         sample_shard: p.sample.shard.to_string(),
         sample_units: p.counted.sample_units,
         counted_units: p.counted.units,
+        counted_shares: p.counted.shares,
         work_share: p.work_share(),
         wall_seconds: p.wall_seconds,
         cpu_seconds: p.cpu_seconds,
