@@ -131,7 +131,7 @@ pub type Render<'a> = &'a dyn Fn(&RunReport, &RunPlace<'_>, bool) -> String;
 /// Runs any plan with ledger options (locally or over MPI), prints the outcome with `render`
 /// and gives the exit status, as [`run_count`] describes. `(json, quiet)` say how; the
 /// seconds reported are those since `start` (the command's, so that they hold the plan's
-/// making: 15 s at N = 28).
+/// making: 13 s at N = 28).
 pub fn run_plan(
     plan: &dyn WorkPlan,
     args: &LedgerArgs,
