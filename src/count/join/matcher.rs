@@ -354,6 +354,46 @@ pub(super) fn count_block_v3<const C: usize, const E: usize>(
     }
 }
 
+/// The items [`match_group_until`] matches between two looks at `stop`.
+const POLLED_ITEMS: usize = 1 << 18;
+
+/// [`match_group`], looking at `stop` between runs of [`POLLED_ITEMS`] items (a part of an
+/// N = 28 sieve matched for minutes): `None` once it says stop.
+#[inline(always)]
+pub(super) fn match_group_until(
+    level: Level,
+    items: &[u64],
+    patterns: &[u64],
+    bits: u32,
+    tables: &mut Tables,
+    stop: impl Fn() -> bool,
+) -> Option<u64> {
+    if items.len() <= POLLED_ITEMS || bits == 0 || patterns.len() < 64 {
+        return Some(match_group(level, items, patterns, bits, tables));
+    }
+    // The pattern tables once, the items a run at a time (each item's pairs are its own).
+    let mut total = 0;
+    if table_width(level, items.len(), bits) == WIDE {
+        let used = build_tables::<{ 1 << WIDE }>(patterns, bits, &mut tables.wide);
+        for run in items.chunks(POLLED_ITEMS) {
+            if stop() {
+                return None;
+            }
+            total += count_with_tables::<{ 1 << WIDE }>(level, run, bits, &tables.wide[..used]);
+        }
+    } else {
+        let used = build_tables::<{ 1 << NARROW }>(patterns, bits, &mut tables.narrow);
+        for run in items.chunks(POLLED_ITEMS) {
+            if stop() {
+                return None;
+            }
+            let narrow = &tables.narrow[..used];
+            total += count_with_tables::<{ 1 << NARROW }>(level, run, bits, narrow);
+        }
+    }
+    Some(total)
+}
+
 /// The pairs of `items` and `patterns` by the matcher, without sieving.
 #[inline(always)]
 pub(super) fn match_group(

@@ -340,6 +340,27 @@ mod tests {
             .collect()
     }
 
+    /// The matcher that looks at a stop between runs of items counts what the one that does
+    /// not counts, on narrow and wide tables, and gives up when told to stop.
+    #[test]
+    fn polled_matching_counts_the_same_and_stops() {
+        let mut seed = 0x0005_eed0_fa11_b0a7_u64;
+        for (bits, density) in [(12u32, 20u32), (24, 30), (40, 45)] {
+            let items = keys(&mut seed, (1 << 18) + 3000, bits, density);
+            let patterns = keys(&mut seed, 700, bits, density);
+            for level in [Level::Baseline, Level::current()] {
+                let mut tables = Tables::default();
+                let whole = match_group(level, &items, &patterns, bits, &mut tables);
+                let polled =
+                    match_group_until(level, &items, &patterns, bits, &mut tables, || false);
+                assert_eq!(polled, Some(whole), "{bits} bits, {level:?}");
+                let stopped =
+                    match_group_until(level, &items, &patterns, bits, &mut tables, || true);
+                assert_eq!(stopped, None);
+            }
+        }
+    }
+
     /// The sieved, bit-sliced matcher counts the same pairs as the plain loop, on random keys
     /// of every size class (plain, one block, many blocks, narrow and wide tables, sieved with
     /// 1 to 7 cut bits).

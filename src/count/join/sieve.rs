@@ -1,7 +1,7 @@
 //! The sieve in front of the matcher: keys split by a few of their bits so that only groups
 //! that can meet are matched, squeezed to the bits left; a unit's total from its two sides.
 
-use super::matcher::{match_group, Tables};
+use super::matcher::{match_group, match_group_until, Tables};
 use super::table::{lower_key, upper_key};
 use super::units::JoinUnit;
 use crate::primitive::cpu::{level_copies, on_level, pext, Level};
@@ -339,13 +339,17 @@ pub(super) fn sieve<const S: usize>(
             }
             z = (z - 1) & free;
         }
-        total += match_group(
-            scratch.level,
-            &gathered,
-            group,
-            rest.count_ones(),
-            &mut scratch.tables,
-        );
+        let deadline = &scratch.deadline;
+        let bits = rest.count_ones();
+        let tables = &mut scratch.tables;
+        let stop = || deadline.reached();
+        match match_group_until(scratch.level, &gathered, group, bits, tables, stop) {
+            Some(pairs) => total += pairs,
+            None => {
+                scratch.stopped = true;
+                break;
+            }
+        }
     }
     scratch.sorted_items = sorted_items;
     scratch.sorted_patterns = sorted_patterns;
