@@ -209,15 +209,6 @@ pub(crate) struct JoinCut {
     pub(crate) needed: u64,
 }
 
-/// The column bit of a middle queen (none for [`NO_MIDDLE`]).
-fn middle_bit(middle: u8) -> u32 {
-    if middle == NO_MIDDLE {
-        0
-    } else {
-        1u32 << middle
-    }
-}
-
 /// The most central column of board size `n` outside `taken` (the left one of two equally
 /// central), or `None` when every column is taken: the batch columns are cut in this order.
 fn central_column(n: u32, taken: u32) -> Option<u32> {
@@ -451,16 +442,7 @@ fn group_parts(
 /// Each unit's least part of `cols` (see [`parts_of`]) with its index in `context`, ordered
 /// by the part and then the index: the groups of [`group_parts`], as runs.
 fn by_least_part(n: u32, cols: u32, symmetric: bool, context: &[JoinUnit]) -> Vec<(u32, u32)> {
-    // The least of `parts_of(part)`, without listing them.
-    let least_part = |part: u32| -> u32 {
-        let least = part.min(cols & !part);
-        if symmetric {
-            let image = mirror(n, part);
-            least.min(image).min(cols & !image)
-        } else {
-            least
-        }
-    };
+    let least_part = |part: u32| part_array(n, cols, part, symmetric).0[0];
     let mut keyed: Vec<(u32, u32)> = context
         .iter()
         .enumerate()
@@ -836,20 +818,18 @@ impl Group<'_> {
         let pieces = (expected.saturating_mul(layout.raw as u64) / 2)
             .div_ceil(max.max(1) as u64)
             .clamp(2, n as u64) as u32;
-        let runs: Vec<u32> = (0..pieces)
-            .rev()
-            .map(|i| {
-                let (from, to) = (i * n / pieces, (i + 1) * n / pieces);
-                (u32::MAX >> (32 - to)) & !((1u32 << from) - 1)
-            })
-            .collect();
+        let run = |i: u32| {
+            let (from, to) = (i * n / pieces, (i + 1) * n / pieces);
+            (u32::MAX >> (32 - to)) & !((1u32 << from) - 1)
+        };
+        let runs: Vec<u32> = (0..pieces).rev().map(run).collect();
         let mut totals = vec![0u64; members.len()];
-        // (The runs are stacked last first: run `i` is at `pieces - 1 - i`.)
+        // The upper runs counted: every one, or every `stride`-th for a projection.
         let stride = self.first_rows.stride.max(1);
-        let mut uppers: Vec<u32> = (runs.iter().rev().enumerate())
-            .filter(|&(i, _)| (i as u32).is_multiple_of(stride))
-            .map(|(_, &run)| run)
+        let mut uppers: Vec<u32> = (0..pieces)
             .rev()
+            .filter(|i| i.is_multiple_of(stride))
+            .map(run)
             .collect();
         let (counted, all) = self.runs.get();
         self.runs

@@ -371,25 +371,31 @@ pub(super) fn match_group_until(
     if items.len() <= POLLED_ITEMS || bits == 0 || patterns.len() < 64 {
         return Some(match_group(level, items, patterns, bits, tables));
     }
-    // The pattern tables once, the items a run at a time (each item's pairs are its own).
-    let mut total = 0;
     if table_width(level, items.len(), bits) == WIDE {
-        let used = build_tables::<{ 1 << WIDE }>(patterns, bits, &mut tables.wide);
-        for run in items.chunks(POLLED_ITEMS) {
-            if stop() {
-                return None;
-            }
-            total += count_with_tables::<{ 1 << WIDE }>(level, run, bits, &tables.wide[..used]);
-        }
+        count_in_runs::<{ 1 << WIDE }>(level, items, patterns, bits, &mut tables.wide, stop)
     } else {
-        let used = build_tables::<{ 1 << NARROW }>(patterns, bits, &mut tables.narrow);
-        for run in items.chunks(POLLED_ITEMS) {
-            if stop() {
-                return None;
-            }
-            let narrow = &tables.narrow[..used];
-            total += count_with_tables::<{ 1 << NARROW }>(level, run, bits, narrow);
+        count_in_runs::<{ 1 << NARROW }>(level, items, patterns, bits, &mut tables.narrow, stop)
+    }
+}
+
+/// [`match_group_until`] with tables of `E` entries: the pattern tables once, the items a run
+/// at a time (each item's pairs are its own).
+#[inline(always)]
+fn count_in_runs<const E: usize>(
+    level: Level,
+    items: &[u64],
+    patterns: &[u64],
+    bits: u32,
+    tables: &mut Vec<[Set; E]>,
+    stop: impl Fn() -> bool,
+) -> Option<u64> {
+    let used = build_tables::<E>(patterns, bits, tables);
+    let mut total = 0;
+    for run in items.chunks(POLLED_ITEMS) {
+        if stop() {
+            return None;
         }
+        total += count_with_tables::<E>(level, run, bits, &tables[..used]);
     }
     Some(total)
 }

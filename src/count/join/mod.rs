@@ -22,7 +22,8 @@
 //! themselves, where a small search over the upper half finds and classifies them.
 //!
 //! Files, bottom up (each imports only those above it): `units` (the units, their classes,
-//! the half-turn search), `walk` (the walk over the halves and its sample), `table` (records,
+//! the half-turn search), `gather` (bits at a mask by tables), `walk` (the walk over the
+//! halves and its sample), `table` (records,
 //! buckets, filling and sorting), `matcher` (the bit-sliced pair count), `sieve` (the split in
 //! front of it and a unit's total), this file (one unit's count, a run's state) and `batches`
 //! (units cut to a memory cap, run over threads).
@@ -35,6 +36,7 @@ use crate::{Deadline, Options};
 use std::convert::Infallible;
 
 pub(crate) mod batches;
+mod gather;
 mod matcher;
 mod sieve;
 mod table;
@@ -153,11 +155,7 @@ const MAX_BATCH_COLUMNS: u32 = 26;
 /// The batch columns for one context: the fewest central columns (the middle one left out)
 /// such that every batch's two tables fit in `budget` bytes.
 fn choose_batch_columns(n: u32, middle: u8, sample: &Sample, record: u64, budget: u64) -> u32 {
-    let mid_bit = if middle == NO_MIDDLE {
-        0
-    } else {
-        1u32 << middle
-    };
+    let mid_bit = middle_bit(middle);
     // Columns from the centre outwards.
     let mut order: Vec<u32> = (0..n).filter(|&c| mid_bit >> c & 1 == 0).collect();
     order.sort_by_key(|&c| ((2 * c as i32 - (n as i32 - 1)).abs(), c));
@@ -194,6 +192,7 @@ fn choose_batch_columns(n: u32, middle: u8, sample: &Sample, record: u64, budget
 #[cfg(test)]
 mod tests {
     use super::batches::{count_all, JoinCut, LARGE_BOARD_MEMORY_MIB};
+    use super::gather::*;
     use super::matcher::*;
     use super::*;
     use crate::count::kernel::stabilizer_order;
@@ -489,11 +488,7 @@ mod tests {
                 let sample = sample_halves(Level::current(), &walk, &workers, &Deadline::never());
                 let total = sample.total().max(1);
                 for budget in [u64::MAX >> 1, total * 8, total, total / 16, 1] {
-                    let mid_bit = if middle == NO_MIDDLE {
-                        0
-                    } else {
-                        1u32 << middle
-                    };
+                    let mid_bit = middle_bit(middle);
                     let mut order: Vec<u32> = (0..n).filter(|&c| mid_bit >> c & 1 == 0).collect();
                     order.sort_by_key(|&c| ((2 * c as i32 - (n as i32 - 1)).abs(), c));
                     // One column at a time, from none.

@@ -73,15 +73,20 @@ pub(super) fn middles(n: u32) -> Vec<u8> {
     }
 }
 
+/// The column bit of a middle queen (none for [`NO_MIDDLE`]).
+pub(super) fn middle_bit(middle: u8) -> u32 {
+    if middle == NO_MIDDLE {
+        0
+    } else {
+        1u32 << middle
+    }
+}
+
 /// The orbit of unit `(upper, middle)` when it is the least of its class (the one the join
 /// counts), else `None`. `upper` holds `n / 2` columns, none of them the middle queen's.
 pub(crate) fn unit_orbit(n: u32, upper: u32, middle: u8) -> Option<u8> {
     let full = u32::MAX >> (32 - n);
-    let mid_bit = if middle == NO_MIDDLE {
-        0
-    } else {
-        1u32 << middle
-    };
+    let mid_bit = middle_bit(middle);
     // A middle queen right of the centre has a mirror image with a smaller one, so its
     // context holds no least unit; left of the centre the mirror images all have a larger
     // one, so a unit is least when it is below its complement, in a class of 4.
@@ -114,11 +119,7 @@ pub(crate) fn context_units(n: u32, middle: u8) -> Vec<JoinUnit> {
     if middle != NO_MIDDLE && 2 * middle as u32 > n - 1 {
         return units;
     }
-    let mid_bit = if middle == NO_MIDDLE {
-        0
-    } else {
-        1u32 << middle
-    };
+    let mid_bit = middle_bit(middle);
     // Every h-subset of the columns except the middle one, in increasing order: the
     // subsets `s` of `n - 1` bits with the middle column's bit spread in.
     let below = mid_bit.wrapping_sub(1) & !mid_bit;
@@ -237,7 +238,8 @@ pub(super) fn classify_symmetric(unit: &JoinUnit, counts: &mut UnitCounts) -> u6
     found
 }
 
-/// The bits of `x` at the set bits of `mask`, packed low.
+/// The bits of `x` at the set bits of `mask`, packed low, one at a time (the tests' reference).
+#[cfg(test)]
 pub(super) fn extract(x: u32, mask: u32) -> u32 {
     let (mut out, mut i, mut m) = (0, 0, mask);
     while m != 0 {

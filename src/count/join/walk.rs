@@ -1,7 +1,8 @@
 //! The walk over the upper (and, mirrored, lower) halves of the board: starts, shared pieces,
 //! the count of halves per bucket and the sample that sizes the batches.
 
-use super::units::{extract, image_ranks, mirror};
+use super::gather::{by_table, Gather};
+use super::units::{image_ranks, mirror};
 use crate::primitive::cpu::{level_copies, on_level, Level};
 use crate::schedule::Workers;
 use crate::Deadline;
@@ -215,13 +216,7 @@ impl Upper {
         while free != 0 {
             let bit = free & free.wrapping_neg();
             free ^= bit;
-            let next = Start {
-                row: from.row + 1,
-                cols: from.cols | bit,
-                a: (from.a | bit) >> 1,
-                b: ((from.b | bit) << 1) & self.full,
-            };
-            self.for_each_start(next, depth, visit);
+            self.for_each_start(from.child(bit, self.full), depth, visit);
         }
     }
 
@@ -243,12 +238,7 @@ impl Upper {
         kept: &mut Vec<Start>,
         all: &mut u64,
     ) {
-        let child = |bit: u32| Start {
-            row: from.row + 1,
-            cols: from.cols | bit,
-            a: (from.a | bit) >> 1,
-            b: ((from.b | bit) << 1) & self.full,
-        };
+        let child = |bit: u32| from.child(bit, self.full);
         if from.row == depth {
             if all.is_multiple_of(step) {
                 kept.push(from);
@@ -409,6 +399,18 @@ pub(super) struct Start {
     pub(super) b: u32,
 }
 
+impl Start {
+    /// The start one row deeper with a queen on column `bit` (a board of columns `full`).
+    fn child(self, bit: u32, full: u32) -> Start {
+        Start {
+            row: self.row + 1,
+            cols: self.cols | bit,
+            a: (self.a | bit) >> 1,
+            b: ((self.b | bit) << 1) & full,
+        }
+    }
+}
+
 /// The most walks [`Upper::with_part`] lists by placing a part's columns (N = 26 would need
 /// billions); the columns left are required of their placements instead, a pruned walk that
 /// costs more per placement (filling N = 22 took 55 % more time with every column required).
@@ -508,19 +510,13 @@ impl Sample {
     /// part (as a number of `mask.count_ones()` bits).
     pub(super) fn by_part(&self, mask: u32) -> Vec<u64> {
         let mut size = vec![0u64; 1 << mask.count_ones()];
-        // The part of a set from its low and high 14 bits, each looked up in a table.
-        const LOW: u32 = 14;
-        let low_mask = mask & ((1 << LOW) - 1);
-        let shift = low_mask.count_ones();
-        let table =
-            |bits: u32| -> Vec<u32> { (0..1u32 << LOW).map(|x| extract(x, bits)).collect() };
-        let (low, high) = (table(low_mask), table(mask >> LOW));
+        // A set's part by the tables of a gather (sets of at most 28 bits: 4 bytes).
+        let mut gather = Gather::default();
+        gather.set(mask.into());
+        let tables = gather.tables();
         for (set, &c) in self.counts.iter().enumerate() {
             if c != 0 {
-                let set = set as u32;
-                let part =
-                    low[(set & ((1 << LOW) - 1)) as usize] | high[(set >> LOW) as usize] << shift;
-                size[part as usize] += c as u64;
+                size[by_table::<4>(tables, set as u64) as usize] += c as u64;
             }
         }
         size
