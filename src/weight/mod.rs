@@ -485,14 +485,14 @@ fn solve<T: Cost, L: Lanes>(
     heuristic::swap_descent(&mut start, |r, c| costs[r * n + c], 64);
     let tuned = |target| multipliers::<T, L>(n, &true_cost, &start, costs, target, &deadline);
     let mut root = tuned(StepTarget::Incumbent);
-    // A proven lower bound on the cost from a second tuning of the root's multipliers. It only
-    // certifies: the search keeps the first tuning's prices, which guided it better (with the
-    // second's, the three 128 x 128 maxima moved by +10, -24 and -17 in 60 s).
-    let mut second_floor = i128::MIN;
+    // A proven lower bound on the unscaled cost from a second tuning of the root's multipliers.
+    // It only certifies: the search keeps the first tuning's prices, which guided it better
+    // (with the second's, the three 128 x 128 maxima moved by +10, -24 and -17 in 60 s).
+    let mut second_bound = i128::MIN;
     if tuning.second_root_pass {
         let mut second = tuned(StepTarget::Fraction(ROOT_TARGET_FRACTION));
         if second.lower > i128::MIN {
-            second_floor = unscaled_ceiling(second.lower);
+            second_bound = unscaled_ceiling(second.lower);
         }
         root.found = match (root.found.take(), second.found.take()) {
             (Some(a), Some(b)) => Some(if cost_of(&b) < cost_of(&a) { b } else { a }),
@@ -542,7 +542,7 @@ fn solve<T: Cost, L: Lanes>(
             let best_cost = best.cost.to_i128() / SCALE;
             let proven = match open {
                 None => best_cost,
-                Some(lb) => proven_from(lb, lambda_total).max(second_floor),
+                Some(lb) => proven_from(lb, lambda_total).max(second_bound),
             };
             Outcome {
                 cost: best_cost,
@@ -557,7 +557,7 @@ fn solve<T: Cost, L: Lanes>(
         };
         raise(
             &proven,
-            proven_from(root.lb, lambda_total).max(second_floor),
+            proven_from(root.lb, lambda_total).max(second_bound),
         );
         // A sequential dive: a good incumbent early, and the whole proof for small boards.
         let mut dive = Worker::new(&priced, &shared, 0, tuning.dive_nodes);
