@@ -85,6 +85,13 @@ impl JoinPlan {
     pub fn memory_mib(&self) -> u64 {
         self.memory_mib
     }
+
+    /// The index of unit `id` in the plan, if it is one of its units.
+    fn index(&self, id: u64) -> Option<usize> {
+        usize::try_from(id)
+            .ok()
+            .filter(|&i| i < self.unit_checksums.len())
+    }
 }
 
 /// A unit's tally as a ledger's count.
@@ -178,23 +185,17 @@ impl WorkPlan for JoinPlan {
     }
 
     fn count_unit_on(&self, id: u64, workers: &Workers, deadline: &Deadline) -> Option<UnitCount> {
-        let i = usize::try_from(id)
-            .ok()
-            .filter(|&i| i < self.unit_checksums.len())?;
+        let i = self.index(id)?;
         self.batches.count(i, workers, deadline).map(ledger_count)
     }
 
     fn count_share_on(&self, id: u64, workers: &Workers, deadline: &Deadline) -> Option<f64> {
-        let i = usize::try_from(id)
-            .ok()
-            .filter(|&i| i < self.unit_checksums.len())?;
+        let i = self.index(id)?;
         self.batches.count_share(i, workers, deadline)
     }
 
     fn unit_memory(&self, id: u64) -> Option<u64> {
-        let i = usize::try_from(id)
-            .ok()
-            .filter(|&i| i < self.unit_checksums.len())?;
+        let i = self.index(id)?;
         Some(self.batches.unit_bytes(i))
     }
 
@@ -203,9 +204,7 @@ impl WorkPlan for JoinPlan {
     }
 
     fn describe_unit(&self, id: u64) -> String {
-        usize::try_from(id)
-            .ok()
-            .filter(|&i| i < self.unit_checksums.len())
+        self.index(id)
             .map(|i| self.batches.describe(i))
             .unwrap_or_default()
     }

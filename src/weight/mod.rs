@@ -484,27 +484,29 @@ fn solve<T: Cost, L: Lanes>(
         .collect();
     heuristic::swap_descent(&mut start, |r, c| costs[r * n + c], 64);
     let tuned = |target| multipliers::<T, L>(n, &true_cost, &start, costs, target, &deadline);
-    let mut root = tuned(StepTarget::Incumbent);
+    let Multipliers { lambda, found, .. } = tuned(StepTarget::Incumbent);
+    let mut met = vec![found];
     // A proven lower bound on the unscaled cost from a second tuning of the root's multipliers.
     // It only certifies: the search keeps the first tuning's prices, which guided it better
     // (with the second's, the three 128 x 128 maxima moved by +10, -24 and -17 in 60 s).
     let mut second_bound = i128::MIN;
     if tuning.second_root_pass {
-        let mut second = tuned(StepTarget::Fraction(ROOT_TARGET_FRACTION));
+        let second = tuned(StepTarget::Fraction(ROOT_TARGET_FRACTION));
         if second.lower > i128::MIN {
             second_bound = unscaled_ceiling(second.lower);
         }
-        root.found = match (root.found.take(), second.found.take()) {
-            (Some(a), Some(b)) => Some(if cost_of(&b) < cost_of(&a) { b } else { a }),
-            (a, b) => a.or(b),
-        };
+        met.push(second.found);
     }
-    let Multipliers { lambda, found, .. } = root;
-    if let Some(better) = found {
-        if cost_of(&better) < cost_of(&start) {
-            start = better;
-            heuristic::swap_descent(&mut start, |r, c| costs[r * n + c], 64);
+    // The cheapest placement met while tuning (the first on a tie) replaces a dearer start.
+    let mut improved = false;
+    for cols in met.into_iter().flatten() {
+        if cost_of(&cols) < cost_of(&start) {
+            start = cols;
+            improved = true;
         }
+    }
+    if improved {
+        heuristic::swap_descent(&mut start, |r, c| costs[r * n + c], 64);
     }
     let mut cost = true_cost.clone();
     let mut lambda_total = T::default();

@@ -422,20 +422,11 @@ fn part_array(n: u32, cols: u32, part: u32, symmetric: bool) -> ([u32; 4], usize
 
 /// The units of a context grouped by the parts of the batch columns `cols` their upper
 /// columns meet: a part and its complement in `cols`, and with `symmetric` their mirror images
-/// too. Each group: its distinct parts (column sets, the least first) and its units, in the
-/// order of their least part.
-fn group_parts(
-    n: u32,
-    cols: u32,
-    symmetric: bool,
-    context: &[JoinUnit],
-) -> Vec<(Vec<u32>, Vec<JoinUnit>)> {
+/// too. Each group's units, the groups in the order of their least part.
+fn group_parts(n: u32, cols: u32, symmetric: bool, context: &[JoinUnit]) -> Vec<Vec<JoinUnit>> {
     by_least_part(n, cols, symmetric, context)
         .chunk_by(|x, y| x.0 == y.0)
-        .map(|run| {
-            let members = run.iter().map(|&(_, i)| context[i as usize]).collect();
-            (parts_of(n, cols, run[0].0, symmetric), members)
-        })
+        .map(|run| run.iter().map(|&(_, i)| context[i as usize]).collect())
         .collect()
 }
 
@@ -711,9 +702,7 @@ impl Group<'_> {
     ) -> BatchEnd {
         let n = self.n;
         let part = members[0].upper & cols;
-        let mut parts = vec![part, cols & !part, mirror(n, part), cols & !mirror(n, part)];
-        parts.sort_unstable();
-        parts.dedup();
+        let parts = parts_of(n, cols, part, true);
         let layout = Layout::new(n, self.workers.threads(), expected.max(1));
         let max = self.budget.saturating_sub(table_slack(n)) as usize;
         let table = if too_large(&layout, expected, max) {
@@ -735,7 +724,7 @@ impl Group<'_> {
             // (a part with its complement).
             if let Some(wider) = self.next_pair(cols) {
                 let total = members.len() as u64;
-                for (_, group) in group_parts(n, wider, true, members) {
+                for group in group_parts(n, wider, true, members) {
                     let share = expected * group.len() as u64 / total;
                     if self.count_paired(wider, &group, share, on_done) == BatchEnd::Stopped {
                         return BatchEnd::Stopped;
